@@ -1,0 +1,89 @@
+// The end-to-end harness: the real demo (Vite with vite.config.ts and its backend plugin, which
+// starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way.
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import { launchOptions } from '../chromium.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Demo {
+  /** The shop's origin, http://localhost:{port} (the sandbox is on 127.0.0.1, another origin). */
+  url: string;
+  server: ViteDevServer;
+  close(): Promise<void>;
+}
+
+export async function startDemo(): Promise<Demo> {
+  // The plugin reads its settings when the server starts: a free port for the sandbox, and no
+  // PAY_FORM_* variable from the caller's shell can point the tests at a real service.
+  for (const name of ['PAY_FORM_BASE_URL', 'PAY_FORM_MERCHANT_ID', 'PAY_FORM_SECRET']) delete process.env[name];
+  process.env.PAY_FORM_SANDBOX_PORT = '0';
+  const server = await createServer({
+    root: ROOT,
+    configFile: `${ROOT}vite.config.ts`,
+    server: { port: 0, strictPort: false, open: false, hmr: false },
+    logLevel: 'warn',
+    clearScreen: false,
+  });
+  await server.listen();
+  const { port } = server.httpServer?.address() as AddressInfo;
+  return { url: `http://localhost:${port}`, server, close: () => server.close() };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch(launchOptions());
+}
+
+/**
+ * Collects page errors, console errors and failed or refused requests, so a broken link in the chain
+ * cannot hide. The browser's own favicon probe is the one request allowed to miss.
+ */
+export function watchPage(page: Page): string[] {
+  const problems: string[] = [];
+  const ignored = (url: string) => new URL(url).pathname === '/favicon.ico';
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // A refused resource is reported below with its URL.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !ignored(response.url())) problems.push(`HTTP ${response.status()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    // A navigation away from a page cancels what it still loads; that is not a failure of the chain.
+    if (!ignored(request.url()) && request.failure()?.errorText !== 'net::ERR_ABORTED') {
+      problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`);
+    }
+  });
+  return problems;
+}
+
+/** Answers of the shop's own endpoints, read as they pass (their bodies are gone once the page navigates). */
+export async function recordAnswers(page: Page, path: string): Promise<Record<string, unknown>[]> {
+  const answers: Record<string, unknown>[] = [];
+  await page.route(`**${path}`, async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    answers.push({ request: route.request().postDataJSON() as unknown, answer: JSON.parse(body) as unknown });
+    await route.fulfill({ response, body });
+  });
+  return answers;
+}
+
+export interface CallbackEntry {
+  invoice_id: string;
+  request_id: string;
+  status: string;
+  amount?: number;
+  currency?: string;
+  product?: string;
+}
+
+/** The demo backend's callback log (only callbacks whose signature it verified reach it). */
+export async function backendCallbacks(demo: Demo): Promise<CallbackEntry[]> {
+  return (await (await fetch(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackEntry[];
+}
