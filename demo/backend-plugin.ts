@@ -83,18 +83,20 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
       const httpServer = server.httpServer;
       if (!httpServer) throw new DemoConfigError("the demo backend needs Vite's own HTTP server, not middleware mode");
       const env = options.env ?? process.env;
+      // A half-set environment stops `npm start` at once, before anything listens.
+      const real = serviceFromEnv(env);
+      const realBackend = real ? new DemoBackend({ ...real, sandbox: false }) : undefined;
+      const sandboxPort = wholeNumber(env, 'PAY_FORM_SANDBOX_PORT', 0) ?? DEFAULT_SANDBOX_PORT;
       running = new Promise<Running>((resolve, reject) => {
         httpServer.once('listening', () => {
           const { address, family, port } = httpServer.address() as AddressInfo;
           const host = family === 'IPv6' ? `[${address}]` : address;
           const callbackUrl = `http://${host}:${port}${CHECKOUT_PREFIX}callback`;
           (async (): Promise<Running> => {
-            const real = serviceFromEnv(env);
-            if (real) return { backend: new DemoBackend({ ...real, sandbox: false }), sandbox: undefined };
+            if (realBackend) return { backend: realBackend, sandbox: undefined };
             // A fresh secret each run: it only has to be shared by this backend and its own sandbox.
             const secret = crypto.randomUUID();
-            const port = wholeNumber(env, 'PAY_FORM_SANDBOX_PORT', 0) ?? DEFAULT_SANDBOX_PORT;
-            const sandbox = await sandboxOnFreePort(port, callbackUrl, secret);
+            const sandbox = await sandboxOnFreePort(sandboxPort, callbackUrl, secret);
             const backend = new DemoBackend({
               baseUrl: sandbox.url, merchantId: sandbox.merchantId, secret,
               siteId: SANDBOX_SITE, redirectSiteId: SANDBOX_REDIRECT_SITE, sandbox: true,

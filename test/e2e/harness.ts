@@ -15,11 +15,11 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-export async function startDemo(): Promise<Demo> {
-  // The plugin reads its settings when the server starts: a free port for the sandbox, and no
-  // PAY_FORM_* variable from the caller's shell can point the tests at a real service.
-  for (const name of ['PAY_FORM_BASE_URL', 'PAY_FORM_MERCHANT_ID', 'PAY_FORM_SECRET']) delete process.env[name];
-  process.env.PAY_FORM_SANDBOX_PORT = '0';
+/** `env`: the PAY_FORM_* settings, in place of the caller's (so a shell's variables never leak in). */
+export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
+  // The plugin reads its settings when the server starts: a free port for the sandbox by default.
+  for (const name of Object.keys(process.env)) if (name.startsWith('PAY_FORM_')) delete process.env[name];
+  Object.assign(process.env, { PAY_FORM_SANDBOX_PORT: '0' }, env);
   const server = await createServer({
     root: ROOT,
     configFile: `${ROOT}vite.config.ts`,
