@@ -3,6 +3,7 @@
 // backend verified is listed, as text only.
 import '../src/index.js';
 import { formatAmount } from '../src/sandbox/money.js';
+import type { CallbackLogEntry } from './backend.js';
 
 interface Catalogue {
   products: { id: string; name: string; prices: Record<string, { amount: number; display: string }> }[];
@@ -14,15 +15,6 @@ interface Config {
   base_url: string;
   sandbox: boolean;
   redirect_mode_available: boolean;
-}
-interface CallbackEntry {
-  received_at: string;
-  invoice_id: string;
-  request_id: string;
-  status: string;
-  amount?: number;
-  currency?: string;
-  product?: string;
 }
 
 const EVENTS = [
@@ -72,7 +64,7 @@ async function getJson<T>(url: string): Promise<T> {
 function listenForCallbacks(): void {
   const source = new EventSource('/api/checkout/events');
   source.addEventListener('callback', (event) => {
-    const entry = JSON.parse((event as MessageEvent<string>).data) as CallbackEntry;
+    const entry = JSON.parse((event as MessageEvent<string>).data) as CallbackLogEntry;
     const amount = entry.amount !== undefined && entry.currency ? formatAmount(entry.amount, entry.currency, 'en') : '';
     item('#callbacks', `${entry.status}: ${entry.product ?? entry.request_id} ${amount}`.trim(), `invoice ${entry.invoice_id}`);
   });

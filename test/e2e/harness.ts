@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { launchOptions } from '../chromium.mjs';
+import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -74,16 +75,7 @@ export async function recordAnswers(page: Page, path: string): Promise<Record<st
   return answers;
 }
 
-export interface CallbackEntry {
-  invoice_id: string;
-  request_id: string;
-  status: string;
-  amount?: number;
-  currency?: string;
-  product?: string;
-}
-
 /** The demo backend's callback log (only callbacks whose signature it verified reach it). */
-export async function backendCallbacks(demo: Demo): Promise<CallbackEntry[]> {
-  return (await (await fetch(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackEntry[];
+export async function backendCallbacks(demo: Demo): Promise<CallbackLogEntry[]> {
+  return (await (await fetch(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackLogEntry[];
 }

@@ -2,39 +2,29 @@
 // callback they cause, and the refusals for unknown, used and expired keys.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { verify } from '../../../src/server/signature.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import {
-  callbackBody, MERCHANT, obtainKey, postJson, press, sandbox, SECRET, signedBody, startReceiver, tokenFields,
-  type Receiver,
+  callbackBody, MERCHANT, obtainKey, postJson, press, sandbox, SECRET, signedBody, sandboxWithReceiver, tokenFields,
 } from './helpers.js';
 
-let sb: Sandbox;
-let receiver: Receiver;
-before(async () => {
-  receiver = await startReceiver();
-  sb = await sandbox({ callbackUrl: receiver.url });
-});
-after(async () => {
-  await sb.close();
-  await receiver.close();
-});
+const f = sandboxWithReceiver();
 
 const openUrl = (s: Sandbox, key: string) => `${s.url}/api/jsapi/open/${encodeURIComponent(key)}/`;
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 async function callbackFor(invoiceId: string | undefined) {
-  await sb.callbacksIdle();
-  const found = receiver.bodies.filter((b) => b.invoice_id === invoiceId);
+  await f.sb.callbacksIdle();
+  const found = f.receiver.bodies.filter((b) => b.invoice_id === invoiceId);
   assert.equal(found.length, 1, 'exactly one callback for the invoice');
   return callbackBody(found[0]);
 }
 
 describe('the form page', () => {
   test('shows amount, currency, method, order and customer in the requested language', async () => {
-    const key = await obtainKey(sb, { amount: 123456, currency: 'EUR', method: 'sbp', language: 'DE', request_id: 'A-1' });
-    const response = await fetch(openUrl(sb, key));
+    const key = await obtainKey(f.sb, { amount: 123456, currency: 'EUR', method: 'sbp', language: 'DE', request_id: 'A-1' });
+    const response = await fetch(openUrl(f.sb, key));
     assert.equal(response.status, 200);
     const page = await response.text();
     assert.match(page, /<html lang="de">/);
@@ -49,14 +39,14 @@ describe('the form page', () => {
   });
 
   test('formats currencies by their minor units (VND has none, USDT falls back to two decimals)', async () => {
-    const vnd = await (await fetch(openUrl(sb, await obtainKey(sb, { amount: 250000, currency: 'VND' })))).text();
+    const vnd = await (await fetch(openUrl(f.sb, await obtainKey(f.sb, { amount: 250000, currency: 'VND' })))).text();
     assert.match(text(vnd), /Amount ₫250,000/);
-    const usdt = await (await fetch(openUrl(sb, await obtainKey(sb, { amount: 5, currency: 'USDT' })))).text();
+    const usdt = await (await fetch(openUrl(f.sb, await obtainKey(f.sb, { amount: 5, currency: 'USDT' })))).text();
     assert.match(text(usdt), /Amount 0\.05 USDT/);
   });
 
   test('sends headers that allow framing but nothing else', async () => {
-    const response = await fetch(openUrl(sb, await obtainKey(sb)));
+    const response = await fetch(openUrl(f.sb, await obtainKey(f.sb)));
     const csp = response.headers.get('content-security-policy') ?? '';
     assert.match(csp, /frame-ancestors \*/);
     assert.match(csp, /default-src 'none'/);
@@ -77,8 +67,8 @@ describe('the form page', () => {
   });
 
   test('escapes what the merchant sent: a <script> in site_login is text', async () => {
-    const key = await obtainKey(sb, { site_login: '<script>alert("x")</script>&', request_id: '"><img src=x onerror=alert(1)>' });
-    const page = await (await fetch(openUrl(sb, key))).text();
+    const key = await obtainKey(f.sb, { site_login: '<script>alert("x")</script>&', request_id: '"><img src=x onerror=alert(1)>' });
+    const page = await (await fetch(openUrl(f.sb, key))).text();
     assert.doesNotMatch(page, /<script/i);
     assert.doesNotMatch(page, /<img/i);
     assert.match(page, /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;&amp;/);
@@ -86,25 +76,25 @@ describe('the form page', () => {
   });
 
   test('HEAD answers the headers without the page; PUT is 405', async () => {
-    const key = await obtainKey(sb);
-    const head = await fetch(openUrl(sb, key), { method: 'HEAD' });
+    const key = await obtainKey(f.sb);
+    const head = await fetch(openUrl(f.sb, key), { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(await head.text(), '');
-    const put = await fetch(openUrl(sb, key), { method: 'PUT' });
+    const put = await fetch(openUrl(f.sb, key), { method: 'PUT' });
     assert.equal(put.status, 405);
     assert.equal(put.headers.get('allow'), 'GET, HEAD');
   });
 });
 
 describe('Pay and Decline', () => {
-  test('Pay: 303 to success_url, then one signed success callback to a real receiver', async () => {
+  test('Pay: 303 to success_url, then one signed success callback to a real f.receiver', async () => {
     const fields = tokenFields({ request_id: 'order-pay' });
-    const answer = await postJson(`${sb.url}/api/jsapi/obtain_token/`, await signedBody(fields));
+    const answer = await postJson(`${f.sb.url}/api/jsapi/obtain_token/`, await signedBody(fields));
     const key = String(answer.body.key);
-    const response = await press(sb, key, 'pay');
+    const response = await press(f.sb, key, 'pay');
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), fields.success_url);
-    const invoice = sb.invoices().find((i) => i.key === key);
+    const invoice = f.sb.invoices().find((i) => i.key === key);
     assert.equal(invoice?.status, 'success');
     const callback = await callbackFor(invoice?.invoice_id);
     assert.deepEqual(callback, {
@@ -116,11 +106,11 @@ describe('Pay and Decline', () => {
   });
 
   test('Decline: 303 to fail_url and a signed fail callback', async () => {
-    const key = await obtainKey(sb);
-    const response = await press(sb, key, 'decline');
+    const key = await obtainKey(f.sb);
+    const response = await press(f.sb, key, 'decline');
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), 'http://localhost:9/return?status=fail');
-    const invoice = sb.invoices().find((i) => i.key === key);
+    const invoice = f.sb.invoices().find((i) => i.key === key);
     assert.equal(invoice?.status, 'fail');
     const callback = await callbackFor(invoice?.invoice_id);
     assert.equal(callback.status, 'fail');
@@ -128,40 +118,40 @@ describe('Pay and Decline', () => {
   });
 
   test('without success_url the person sees a plain result page', async () => {
-    const key = await obtainKey(sb, { success_url: undefined, fail_url: undefined });
-    const response = await press(sb, key, 'pay');
+    const key = await obtainKey(f.sb, { success_url: undefined, fail_url: undefined });
+    const response = await press(f.sb, key, 'pay');
     assert.equal(response.status, 200);
     assert.match(text(await response.text()), /Payment successful/);
   });
 
   test('a POST from another origin is refused and settles nothing', async () => {
-    const key = await obtainKey(sb);
-    const response = await press(sb, key, 'pay', 'http://evil.example');
+    const key = await obtainKey(f.sb);
+    const response = await press(f.sb, key, 'pay', 'http://evil.example');
     assert.equal(response.status, 403);
-    assert.equal(sb.invoices().find((i) => i.key === key)?.status, 'pending');
+    assert.equal(f.sb.invoices().find((i) => i.key === key)?.status, 'pending');
   });
 });
 
 describe('refused keys', () => {
   test('an unknown key gets 404 and a refusal page, never a form', async () => {
-    const response = await fetch(openUrl(sb, 'no-such-key'));
+    const response = await fetch(openUrl(f.sb, 'no-such-key'));
     assert.equal(response.status, 404);
     const page = await response.text();
     assert.match(text(page), /Payment link not found/);
     assert.doesNotMatch(page, /<form/);
-    assert.equal((await press(sb, 'no-such-key', 'pay')).status, 404);
+    assert.equal((await press(f.sb, 'no-such-key', 'pay')).status, 404);
   });
 
   test('a used key gets 410 for the page and for a second press; one callback only', async () => {
-    const key = await obtainKey(sb);
-    assert.equal((await press(sb, key, 'pay')).status, 303);
-    const again = await fetch(openUrl(sb, key));
+    const key = await obtainKey(f.sb);
+    assert.equal((await press(f.sb, key, 'pay')).status, 303);
+    const again = await fetch(openUrl(f.sb, key));
     assert.equal(again.status, 410);
     const page = await again.text();
     assert.match(text(page), /already been completed/);
     assert.doesNotMatch(page, /<form/);
-    assert.equal((await press(sb, key, 'decline')).status, 410);
-    const invoice = sb.invoices().find((i) => i.key === key);
+    assert.equal((await press(f.sb, key, 'decline')).status, 410);
+    const invoice = f.sb.invoices().find((i) => i.key === key);
     assert.equal(invoice?.status, 'success');
     await callbackFor(invoice?.invoice_id);
   });
@@ -182,9 +172,9 @@ describe('refused keys', () => {
   });
 
   test('a key is good while it lives: opening it twice shows the form twice', async () => {
-    const key = await obtainKey(sb);
-    assert.equal((await fetch(openUrl(sb, key))).status, 200);
-    assert.equal((await fetch(openUrl(sb, key))).status, 200);
+    const key = await obtainKey(f.sb);
+    assert.equal((await fetch(openUrl(f.sb, key))).status, 200);
+    assert.equal((await fetch(openUrl(f.sb, key))).status, 200);
   });
 });
 
@@ -215,7 +205,7 @@ describe('redirectMode (the site setting)', () => {
   });
 
   test('off by default', async () => {
-    const answer = await postJson(`${sb.url}/api/jsapi/obtain_token/`, await signedBody(tokenFields()));
+    const answer = await postJson(`${f.sb.url}/api/jsapi/obtain_token/`, await signedBody(tokenFields()));
     assert.equal('redirect_url' in answer.body, false);
   });
 });

@@ -1,6 +1,7 @@
 // What the sandbox tests share: a real merchant callback receiver on loopback, signed requests, and
 // the sandbox started with quick retries.
 import http from 'node:http';
+import { after, before } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { sign } from '../../../src/server/signature.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
@@ -124,4 +125,18 @@ export function press(sb: Sandbox, key: string, action: 'pay' | 'decline', origi
     body: '',
     redirect: 'manual',
   });
+}
+
+/** One sandbox whose callbacks go to one real receiver, for a whole test file (set in its `before`). */
+export function sandboxWithReceiver(): { sb: Sandbox; receiver: Receiver } {
+  const fixture = {} as { sb: Sandbox; receiver: Receiver };
+  before(async () => {
+    fixture.receiver = await startReceiver();
+    fixture.sb = await sandbox({ callbackUrl: fixture.receiver.url });
+  });
+  after(async () => {
+    await fixture.sb?.close();
+    await fixture.receiver?.close();
+  });
+  return fixture;
 }
