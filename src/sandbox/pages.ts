@@ -1,5 +1,6 @@
 // The HTML the sandbox serves: the open-form page, refusals and plain results. Every value from a
 // request goes through html``, which escapes it; the pages carry no script at all.
+import { formatAmount } from './money.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -52,25 +53,6 @@ const LABELS: Readonly<Record<string, Labels>> = {
 
 export function labelsFor(language: string | undefined): Labels {
   return LABELS[language ?? 'EN'] ?? (LABELS.EN as Labels);
-}
-
-/** Minor units to a localised amount, exactly (string arithmetic, no float rounding). Currencies Intl
- *  does not know (USDT) get two decimals and their code. */
-export function formatAmount(minor: number, currency: string, locale: string): string {
-  let digits = 2;
-  let format: Intl.NumberFormat | undefined;
-  try {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    format = undefined;
-  }
-  const sign = minor < 0 ? '-' : '';
-  const raw = String(Math.abs(minor)).padStart(digits + 1, '0');
-  const decimal = digits ? `${sign}${raw.slice(0, -digits)}.${raw.slice(-digits)}` : `${sign}${raw}`;
-  if (format) return format.format(decimal as unknown as number);
-  const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return `${plain.format(decimal as unknown as number)} ${currency}`;
 }
 
 const STYLE = `
