@@ -13,6 +13,8 @@
 // that status (default 200) as application/json; /__token/hang never answers. Every request is recorded
 // (method, content type, cookie, body, whether the browser aborted it) for
 // executeServerCommand('token-requests').
+// /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
+// a test can run script inside the element's own iframe and post any message from it.
 import http from 'node:http';
 
 const escapeHtml = (s) =>
@@ -87,6 +89,10 @@ export function serviceOriginPlugin() {
       pageServer.removeAllListeners('request');
       pageServer.on('request', (req, res) => {
         if (req.url.startsWith('/__token/')) return handleToken(req, res);
+        if (req.url.startsWith('/__frame/')) {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('<h1>Same-origin form</h1>'));
+          return;
+        }
         for (const listener of pageListeners) listener.call(pageServer, req, res);
       });
       server = http.createServer(handle);
