@@ -19,7 +19,7 @@ export interface Origins {
   service: string;
 }
 
-export const origins = (): Promise<Origins> => executeServerCommand<Origins>('origins') as Promise<Origins>;
+export const origins = (): Promise<Origins> => executeServerCommand<Origins, undefined>('origins');
 
 export interface Recorded {
   type: string;
