@@ -1,0 +1,308 @@
+// The payment service's field rules (seed: "Resources and their fields"), as data. The client checks a
+// request against these tables before anything leaves, and the sandbox checks what it receives against
+// the same tables, so the two can never disagree. Where the seed is silent, the choice is marked
+// "(our choice)" and documented in the README.
+
+export const PAYOUT_CURRENCIES = ['USD', 'EUR', 'RUB', 'UAH', 'USDT', 'IDR', 'AZN', 'VND'] as const;
+export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
+
+interface AdditionalFieldRule {
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+}
+const none: AdditionalFieldRule = { required: [], optional: [] };
+
+/** additional_fields per payout method (seed: "additional_fields by method (payout)"). Methods with no
+ *  row of their own in the seed need no additional fields, so they accept none. */
+export const PAYOUT_ADDITIONAL_FIELDS = {
+  card: { required: ['card_number'], optional: ['bank_name', 'card_holder', 'bank_option', 'expiry date'] },
+  sbp: { required: ['bank_name', 'phone_holder', 'phone_number'], optional: [] },
+  wallet_a: { required: ['phone_number'], optional: [] },
+  localbanks: { required: ['account_number'], optional: ['bank_name', 'account_holder', 'alias'] },
+  exchange: none,
+  cash: { required: ['address', 'username', 'messenger', 'verification_code'], optional: ['asap', 'time'] },
+  operator_a: { required: ['phone_number'], optional: [] },
+  sbp_qr: none,
+  wallet_b: { required: ['phone_number'], optional: [] },
+  phone_topup: { required: ['bank_name', 'phone_number'], optional: ['phone_holder'] },
+  havale: { required: ['account_number', 'bank_name', 'account_holder'], optional: [] },
+  // Groups the seed lists only in the additional_fields table; the method value is the group's name.
+  ewallet_a: { required: ['ewallet_a_account', 'ewallet_a_holder'], optional: [] },
+  transfer_a: { required: ['transfer_a_tag', 'transfer_a_holder'], optional: [] },
+  ewallet_b: { required: ['ewallet_b_account', 'ewallet_b_holder', 'phone_number'], optional: [] },
+  instant_transfer: { required: ['phone_number', 'account_holder', 'instant_transfer_key'], optional: [] },
+  qr_transfer: { required: ['bank_name', 'phone_holder', 'phone_number'], optional: [] },
+} as const satisfies Record<string, AdditionalFieldRule>;
+
+type PayoutMethodGroup = keyof typeof PAYOUT_ADDITIONAL_FIELDS;
+/** The seed writes operator_a in lower case in one table and upper case in the other: both are accepted
+ *  and sent as given. */
+export const PAYOUT_METHODS = [
+  ...(Object.keys(PAYOUT_ADDITIONAL_FIELDS) as PayoutMethodGroup[]),
+  'OPERATOR_A',
+] as readonly (PayoutMethodGroup | 'OPERATOR_A')[];
+export type PayoutMethod = PayoutMethodGroup | 'OPERATOR_A';
+
+export const FORM_METHODS = [
+  'sbp', 'card', 'wallet_c', 'cash', 'mobile', 'exchange', 'operator_a_pay', 'wallet_a', 'wallet_b',
+  'transfer_a', 'ewallet_a', 'cis_transfer', 'cis_transfer_card', 'localbanks', 'ewallet_b', 'bank_card_a',
+  'instant_transfer', 'phone_topup',
+] as const;
+export type FormMethod = (typeof FORM_METHODS)[number];
+
+export const FORM_LANGUAGES = ['EN', 'DE', 'UA', 'RU', 'KZ', 'AZ', 'IN', 'ID'] as const;
+export type FormLanguage = (typeof FORM_LANGUAGES)[number];
+
+export const BANK_APPS = ['bank_a', 'bank_b', 'bank_c'] as const;
+export type BankApp = (typeof BANK_APPS)[number];
+
+/** Form methods whose form needs `additional_fields.bank_app`; every other form method takes none. */
+export const FORM_METHODS_WITH_BANK_APP: readonly FormMethod[] = ['cis_transfer', 'cis_transfer_card'];
+
+export const CUSTOMER_TYPES = ['trust', 'regular'] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+
+/** What a merchant passes for a payout: merchant_id and signature are added by the client. */
+export interface PayoutParams {
+  site_login: string;
+  site_id: number;
+  request_id: string;
+  /** Minor units (cents): a positive integer. */
+  amount: number;
+  currency: PayoutCurrency;
+  method: PayoutMethod;
+  /** Method-specific keys (see PAYOUT_ADDITIONAL_FIELDS); every value is a string. */
+  additional_fields: Record<string, string>;
+}
+
+/** What a merchant passes to obtain a form key. */
+export interface TokenParams {
+  site_login: string;
+  site_id: number;
+  request_id: string;
+  /** Minor units (cents): a positive integer. */
+  amount: number;
+  /** The seed gives no list for this request: 3 to 10 letters or digits. */
+  currency: string;
+  method?: FormMethod;
+  /** 'trust' or 'regular'; the service treats anything else as 'regular', so it is sent as 'regular'. */
+  customer_type?: CustomerType | (string & {});
+  /** Sent as 'EN' when not one of FORM_LANGUAGES, as the service would treat it. */
+  language?: FormLanguage | (string & {});
+  success_url?: string;
+  fail_url?: string;
+  /** Only for cis_transfer and cis_transfer_card: `{ bank_app }`. */
+  additional_fields?: { bank_app: BankApp } | Record<string, never>;
+}
+
+export type PayoutRequest = PayoutParams & { merchant_id: string };
+export type TokenRequest = TokenParams & { merchant_id: string };
+
+export interface FieldIssue {
+  /** Where, e.g. `amount` or `additional_fields.card_number`; empty for the request as a whole. */
+  path: string;
+  message: string;
+}
+
+export type Validation<T> =
+  | { ok: true; value: T; warnings: FieldIssue[] }
+  | { ok: false; issues: FieldIssue[] };
+
+export interface ValidateOptions {
+  /** The request must carry a string `signature` (the sandbox's view). Without it a `signature` field is
+   *  refused, since the client adds it. */
+  signed?: boolean;
+}
+
+// ---- the checks each field names ----
+
+interface Context {
+  body: Record<string, unknown>;
+  issues: FieldIssue[];
+  warnings: FieldIssue[];
+}
+/** Returns the value to send (normalised where the seed says the service normalises), or undefined after
+ *  recording an issue. */
+type Check = (value: unknown, path: string, ctx: Context) => unknown;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+/** Plain http is allowed only where nothing crosses a network: localhost, 127.0.0.0/8 and [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
+}
+
+const text: Check = (v, path, { issues }) => {
+  if (typeof v !== 'string') return void issues.push({ path, message: 'must be a string' });
+  if (v.trim() === '') return void issues.push({ path, message: 'must not be empty' });
+  return v;
+};
+
+const positiveInteger: Check = (v, path, { issues }) => {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) return void issues.push({ path, message: 'must be an integer' });
+  if (v <= 0) return void issues.push({ path, message: 'must be greater than 0' });
+  return v;
+};
+
+const oneOf =
+  (allowed: readonly string[]): Check =>
+  (v, path, { issues }) => {
+    if (typeof v === 'string' && allowed.includes(v)) return v;
+    issues.push({ path, message: `must be one of: ${allowed.join(', ')}` });
+    return undefined;
+  };
+
+const CURRENCY_CODE = /^[A-Za-z0-9]{3,10}$/;
+const currencyCode: Check = (v, path, { issues }) => {
+  if (typeof v === 'string' && CURRENCY_CODE.test(v)) return v;
+  issues.push({ path, message: 'must be a currency code of 3 to 10 letters or digits' });
+  return undefined;
+};
+
+/** Known value kept; any other string replaced by `fallback` with a warning, as the service does. */
+const orDefault =
+  (allowed: readonly string[], fallback: string, what: string): Check =>
+  (v, path, { issues, warnings }) => {
+    if (typeof v !== 'string') return void issues.push({ path, message: 'must be a string' });
+    if (allowed.includes(v)) return v;
+    warnings.push({ path, message: `unknown ${what} ${JSON.stringify(v)} is sent as ${JSON.stringify(fallback)}` });
+    return fallback;
+  };
+
+const browserUrl: Check = (v, path, { issues }) => {
+  let url: URL | undefined;
+  try {
+    if (typeof v === 'string') url = new URL(v);
+  } catch {
+    url = undefined;
+  }
+  const allowed = url && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
+  if (allowed) return v;
+  issues.push({ path, message: 'must be an absolute https URL (plain http only for localhost)' });
+  return undefined;
+};
+
+/** Checks an object's keys against required/optional lists; every value a string. */
+function checkAdditional(
+  v: unknown,
+  path: string,
+  ctx: Context,
+  rule: AdditionalFieldRule,
+  valueCheck: (key: string) => Check,
+): Record<string, string> | undefined {
+  if (!isRecord(v)) return void ctx.issues.push({ path, message: 'must be an object' });
+  const before = ctx.issues.length;
+  const out: Record<string, string> = {};
+  for (const key of rule.required) {
+    if (!(key in v)) ctx.issues.push({ path: `${path}.${key}`, message: 'is required' });
+  }
+  for (const [key, value] of Object.entries(v)) {
+    const at = `${path}.${key}`;
+    if (!rule.required.includes(key) && !rule.optional.includes(key)) {
+      ctx.issues.push({ path: at, message: 'is not accepted for this method' });
+    } else if (typeof value !== 'string') {
+      ctx.issues.push({ path: at, message: 'must be a string' });
+    } else {
+      const checked = rule.required.includes(key) ? valueCheck(key)(value, at, ctx) : value;
+      if (typeof checked === 'string') out[key] = checked;
+    }
+  }
+  return ctx.issues.length === before ? out : undefined;
+}
+
+const payoutAdditionalFields: Check = (v, path, ctx) => {
+  const method = ctx.body.method;
+  // An unknown method is reported on its own field; its additional_fields cannot be judged.
+  if (typeof method !== 'string' || !(PAYOUT_METHODS as readonly string[]).includes(method)) {
+    return isRecord(v) ? v : void ctx.issues.push({ path, message: 'must be an object' });
+  }
+  const rule: AdditionalFieldRule = PAYOUT_ADDITIONAL_FIELDS[method.toLowerCase() as PayoutMethodGroup];
+  return checkAdditional(v, path, ctx, rule, () => text);
+};
+
+const needsBankApp = (body: Record<string, unknown>) =>
+  typeof body.method === 'string' && FORM_METHODS_WITH_BANK_APP.includes(body.method as FormMethod);
+
+const formAdditionalFields: Check = (v, path, ctx) => {
+  const rule: AdditionalFieldRule = needsBankApp(ctx.body) ? { required: ['bank_app'], optional: [] } : none;
+  return checkAdditional(v, path, ctx, rule, () => oneOf(BANK_APPS));
+};
+
+// ---- the tables: one per request ----
+
+interface FieldRule {
+  /** 'signed': required when validating a signed wire body, refused otherwise. A function: required
+   *  depending on other fields of the same body. */
+  readonly required: boolean | 'signed' | ((body: Record<string, unknown>) => boolean);
+  readonly check: Check;
+}
+
+const common = {
+  merchant_id: { required: true, check: text },
+  site_login: { required: true, check: text },
+  site_id: { required: true, check: positiveInteger },
+  request_id: { required: true, check: text },
+  amount: { required: true, check: positiveInteger },
+  signature: { required: 'signed', check: text },
+} as const satisfies Record<string, FieldRule>;
+
+/** Payout request fields (seed: "Payout request fields"). */
+export const PAYOUT_FIELDS: Readonly<Record<keyof PayoutRequest | 'signature', FieldRule>> = {
+  ...common,
+  currency: { required: true, check: oneOf(PAYOUT_CURRENCIES) },
+  method: { required: true, check: oneOf(PAYOUT_METHODS) },
+  additional_fields: { required: true, check: payoutAdditionalFields },
+};
+
+/** Form-token request fields (seed: "Form-token request fields"). */
+export const TOKEN_FIELDS: Readonly<Record<keyof TokenRequest | 'signature', FieldRule>> = {
+  ...common,
+  currency: { required: true, check: currencyCode },
+  method: { required: false, check: oneOf(FORM_METHODS) },
+  customer_type: { required: false, check: orDefault(CUSTOMER_TYPES, 'regular', 'customer_type') },
+  language: { required: false, check: orDefault(FORM_LANGUAGES, 'EN', 'language') },
+  success_url: { required: false, check: browserUrl },
+  fail_url: { required: false, check: browserUrl },
+  additional_fields: { required: needsBankApp, check: formAdditionalFields },
+};
+
+function validate<T>(table: Readonly<Record<string, FieldRule>>, input: unknown, opts: ValidateOptions): Validation<T> {
+  if (!isRecord(input)) return { ok: false, issues: [{ path: '', message: 'must be a JSON object' }] };
+  const ctx: Context = { body: input, issues: [], warnings: [] };
+  const out: Record<string, unknown> = {};
+  for (const [name, rule] of Object.entries(table)) {
+    const required =
+      rule.required === 'signed'
+        ? opts.signed === true
+        : typeof rule.required === 'function'
+          ? rule.required(input)
+          : rule.required;
+    if (!(name in input) || input[name] === undefined) {
+      if (required) ctx.issues.push({ path: name, message: 'is required' });
+      continue;
+    }
+    if (rule.required === 'signed' && !opts.signed) {
+      ctx.issues.push({ path: name, message: 'is added by the client when it signs the request' });
+      continue;
+    }
+    const value = rule.check(input[name], name, ctx);
+    if (value !== undefined) out[name] = value;
+  }
+  for (const name of Object.keys(input)) {
+    if (!(name in table)) ctx.issues.push({ path: name, message: 'is not a field of this request' });
+  }
+  if (ctx.issues.length > 0) return { ok: false, issues: ctx.issues };
+  return { ok: true, value: out as T, warnings: ctx.warnings };
+}
+
+/** Checks a whole payout body (merchant_id included) against PAYOUT_FIELDS; every issue at once. */
+export function validatePayoutRequest(input: unknown, opts: ValidateOptions = {}): Validation<PayoutRequest> {
+  return validate<PayoutRequest>(PAYOUT_FIELDS, input, opts);
+}
+
+/** Checks a whole obtain_token body (merchant_id included) against TOKEN_FIELDS; every issue at once. */
+export function validateTokenRequest(input: unknown, opts: ValidateOptions = {}): Validation<TokenRequest> {
+  return validate<TokenRequest>(TOKEN_FIELDS, input, opts);
+}

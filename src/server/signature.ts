@@ -1,0 +1,99 @@
+// The default signature scheme, shared by the client, the handlers and the sandbox. The seed leaves the
+// algorithm open (Authentication, rule 3), so integrators can plug in their own Signer/Verifier; this one
+// is DESIGN.md's: lowercase hex HMAC-SHA256, keyed by the secret as UTF-8, over the payload without its
+// top-level `signature`, serialised as JSON with keys sorted at every depth and no whitespace.
+// Web Crypto only, so the same code runs on Node, Deno, Bun, Workers and in the sandbox.
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Signs a payload (the payload's own `signature`, if any, is not part of the message). */
+export type Signer = (payload: Record<string, unknown>) => string | Promise<string>;
+/** Tells whether `signature` is right for `payload`. */
+export type Verifier = (payload: Record<string, unknown>, signature: string) => boolean | Promise<boolean>;
+
+const encoder = new TextEncoder();
+
+function canonical(value: unknown): string {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    // JSON has no NaN or Infinity: refusing them keeps signer and verifier from disagreeing silently.
+    if (!Number.isFinite(value)) throw new TypeError('Cannot sign a non-finite number');
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  throw new TypeError(`Cannot sign a value of type ${typeof value}`);
+}
+
+/** The default scheme's message: the payload without its top-level `signature`, keys sorted at every
+ *  depth (by UTF-16 code units, as JavaScript sorts), no whitespace. `undefined` members are left out,
+ *  as JSON.stringify would. */
+export function canonicalJson(payload: Record<string, unknown>): string {
+  const { signature: _ignored, ...rest } = payload;
+  return canonical(rest);
+}
+
+const keyCache = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    // A handful of secrets per process at most; the cap only guards against misuse.
+    if (keyCache.size > 16) keyCache.clear();
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+function toHex(bytes: ArrayBuffer): string {
+  let out = '';
+  for (const b of new Uint8Array(bytes)) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** Lowercase hex HMAC-SHA256 of canonicalJson(payload), keyed by the secret as UTF-8. */
+export async function sign(payload: Record<string, unknown>, secret: string): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(canonicalJson(payload)));
+  return toHex(mac);
+}
+
+/** Constant-time comparison: the time taken depends on the lengths only, never on where they differ. */
+export function timingSafeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  const length = Math.max(x.length, y.length);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+/** Verifies payload.signature against the default scheme. A missing or non-string signature is false. */
+export async function verify(payload: Record<string, unknown>, secret: string): Promise<boolean> {
+  const { signature } = payload;
+  if (typeof signature !== 'string') return false;
+  return timingSafeEqual(signature.toLowerCase(), await sign(payload, secret));
+}
+
+export function hmacSigner(secret: string): Signer {
+  return (payload) => sign(payload, secret);
+}
+
+export function hmacVerifier(secret: string): Verifier {
+  return async (payload, signature) => timingSafeEqual(signature.toLowerCase(), await sign(payload, secret));
+}
+
+/** A copy of `payload` with its `signature` set by `signer`. */
+export async function signed<T extends Record<string, unknown>>(
+  payload: T,
+  signer: Signer,
+): Promise<T & { signature: string }> {
+  const { signature: _old, ...rest } = payload;
+  return { ...(rest as T), signature: await signer(rest) };
+}
