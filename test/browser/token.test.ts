@@ -112,6 +112,28 @@ describe('<pay-form token-url>', () => {
   });
 });
 
+describe('<pay-form token-url> with close() and open()', () => {
+  beforeEach(async () => {
+    await executeServerCommand('token-requests-clear');
+  });
+
+  it('close() aborts a pending token request; open() asks for a fresh token', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, 'token-url': '/__token/hang' });
+    await waitUntil(async () => (await tokenRequests()).length === 1, 'the request reached the server');
+    el.close();
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api' });
+    await waitUntil(async () => (await tokenRequests())[0]?.aborted === true, 'the server saw the abort', { timeout: 8000 });
+    el.tokenUrl = answer(JSON.stringify({ key: 'plain-t4' }));
+    await el.updateComplete;
+    await waitForEvent(events, 'pay-form-open');
+    el.close();
+    el.open();
+    await waitUntil(async () => (await tokenRequests()).length === 3, 'open() asked again');
+    expect((await tokenRequests()).map((r) => r.path)).to.deep.equal(['/__token/hang', '/__token/raw', '/__token/raw']);
+  });
+});
+
 describe('<pay-form> fetchToken', () => {
   beforeEach(async () => {
     await executeServerCommand('token-requests-clear');
