@@ -9,6 +9,17 @@ export const PAY_FORM_FAIL = 'pay-form-fail';
 export const PAY_FORM_CLOSE = 'pay-form-close';
 export const PAY_FORM_ERROR = 'pay-form-error';
 
+/** Every event the element fires, in the order of the contract's table. */
+export const PAY_FORM_EVENTS = [
+  PAY_FORM_OPEN,
+  PAY_FORM_READY,
+  PAY_FORM_REDIRECT,
+  PAY_FORM_SUCCESS,
+  PAY_FORM_FAIL,
+  PAY_FORM_CLOSE,
+  PAY_FORM_ERROR,
+] as const;
+
 export type PayFormDisplay = 'inline' | 'modal' | 'redirect';
 export type PayFormState = 'idle' | 'loading' | 'open' | 'success' | 'fail' | 'closed' | 'error';
 

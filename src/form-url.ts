@@ -97,6 +97,16 @@ export function openFormUrl(base: unknown, key: unknown): Checked<string> {
   return { ok: true, value: built };
 }
 
+/** The origin of an absolute http(s) URL, or null for anything else (including "*" and opaque origins). */
+export function httpOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The origin to preconnect to, or null when the base URL is refused. */
 export function baseOrigin(base: unknown): string | null {
   const checked = checkBaseUrl(base);

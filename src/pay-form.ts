@@ -17,7 +17,7 @@ import {
   type PayFormEventName,
   type PayFormState,
 } from './events.js';
-import { baseOrigin, checkRedirectUrl, openFormUrl } from './form-url.js';
+import { baseOrigin, checkRedirectUrl, httpOrigin, openFormUrl } from './form-url.js';
 import { parseResult } from './result.js';
 import { callFetchToken, postForToken, type FetchToken, type TokenAnswer } from './token.js';
 
@@ -38,15 +38,6 @@ interface Frame {
   display: 'inline' | 'modal';
   ready: boolean;
   result: boolean;
-}
-
-function originOf(value: string): string | null {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The focused element, looking through open shadow roots, so focus can go back exactly there. */
@@ -389,7 +380,7 @@ export class PayForm extends LitElement {
     const frame = this.#frame;
     if (frame === null || frame.ready || !FRAME_DIRECTIVES.has(event.effectiveDirective)) return;
     const formOrigin = new URL(frame.url).origin;
-    if (originOf(event.blockedURI) !== formOrigin) return;
+    if (httpOrigin(event.blockedURI) !== formOrigin) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.
     const path = event.composedPath();
     if (path.includes(this) === false && path.some((node) => node instanceof PayForm)) return;
@@ -453,7 +444,7 @@ export class PayForm extends LitElement {
   #acceptedOrigins(): Set<string> {
     const origins = new Set([window.location.origin]);
     for (const entry of (this.allowedOrigins ?? '').split(/\s+/)) {
-      const origin = entry === '' ? null : originOf(entry);
+      const origin = entry === '' ? null : httpOrigin(entry);
       if (origin !== null) origins.add(origin);
     }
     return origins;
@@ -463,7 +454,7 @@ export class PayForm extends LitElement {
     const origin = baseOrigin(this.baseUrl);
     if (origin === null) return;
     const links = document.head.querySelectorAll<HTMLLinkElement>('link[rel~="preconnect"]');
-    if (Array.from(links).some((link) => originOf(link.href) === origin)) return;
+    if (Array.from(links).some((link) => httpOrigin(link.href) === origin)) return;
     const link = document.createElement('link');
     link.rel = 'preconnect';
     link.href = origin;

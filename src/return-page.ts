@@ -1,5 +1,6 @@
 // The `pay-form/return` entry: what a merchant's success_url / fail_url page calls so the framing
 // <pay-form> learns the result. Nothing here runs at import time, so importing it in Node is safe.
+import { httpOrigin } from './form-url.js';
 import { buildResult, isResultStatus, type ResultStatus } from './result.js';
 
 export { RESULT_MESSAGE_TYPE, buildResult, parseResult, isResultStatus } from './result.js';
@@ -16,15 +17,6 @@ export interface ReportOptions {
   targetOrigin?: string;
 }
 
-function originOf(value: string): string | null {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Posts `{ type: 'pay-form:result', status }` to the parent window, addressed to this page's own
  * origin (or `options.targetOrigin`). Returns false, doing nothing, when the page is not framed.
@@ -33,7 +25,7 @@ export function reportResult(status: ResultStatus, options: ReportOptions = {}):
   const message = buildResult(status);
   const win = options.window ?? (typeof window === 'undefined' ? undefined : window);
   if (win === undefined || win.parent === win) return false;
-  const target = options.targetOrigin === undefined ? originOf(win.location.href) : originOf(options.targetOrigin);
+  const target = options.targetOrigin === undefined ? httpOrigin(win.location.href) : httpOrigin(options.targetOrigin);
   if (target === null) {
     throw new TypeError('pay-form: the result can only be addressed to an http(s) origin, never "*"');
   }

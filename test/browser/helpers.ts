@@ -3,16 +3,7 @@
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import '../../src/index.js';
-import {
-  PAY_FORM_CLOSE,
-  PAY_FORM_ERROR,
-  PAY_FORM_FAIL,
-  PAY_FORM_OPEN,
-  PAY_FORM_READY,
-  PAY_FORM_REDIRECT,
-  PAY_FORM_SUCCESS,
-  type PayForm,
-} from '../../src/index.js';
+import { PAY_FORM_ERROR, PAY_FORM_EVENTS, PAY_FORM_REDIRECT, type PayForm } from '../../src/index.js';
 
 export interface Origins {
   page: string;
@@ -27,15 +18,7 @@ export interface Recorded {
   cancelable: boolean;
 }
 
-export const EVENT_NAMES = [
-  PAY_FORM_OPEN,
-  PAY_FORM_READY,
-  PAY_FORM_REDIRECT,
-  PAY_FORM_SUCCESS,
-  PAY_FORM_FAIL,
-  PAY_FORM_CLOSE,
-  PAY_FORM_ERROR,
-] as const;
+export const EVENT_NAMES = PAY_FORM_EVENTS;
 
 export function record(target: EventTarget): Recorded[] {
   const events: Recorded[] = [];

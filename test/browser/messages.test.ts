@@ -25,23 +25,17 @@ async function sameOriginForm(key: string): Promise<{ el: PayForm; events: Recor
 }
 
 describe('<pay-form> result messages', () => {
-  it('the service sends the frame to the success return page: pay-form-success once, state success', async () => {
-    const { service } = await origins();
-    const { el, events } = await mount({ 'base-url': service, key: 'success-a' });
-    await waitForEvent(events, 'pay-form-success');
-    expect(events.find((e) => e.type === 'pay-form-success')?.detail).to.deep.equal({ status: 'success' });
-    expect(el.getAttribute('state')).to.equal('success');
-    await settle();
-    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready', 'pay-form-success']);
-  });
-
-  it('the fail return page: pay-form-fail, state fail', async () => {
-    const { service } = await origins();
-    const { el, events } = await mount({ 'base-url': service, key: 'fail-a' });
-    await waitForEvent(events, 'pay-form-fail');
-    expect(events.find((e) => e.type === 'pay-form-fail')?.detail).to.deep.equal({ status: 'fail' });
-    expect(el.getAttribute('state')).to.equal('fail');
-  });
+  for (const status of ['success', 'fail'] as const) {
+    it(`the service sends the frame to the ${status} return page: pay-form-${status} once, state ${status}`, async () => {
+      const { service } = await origins();
+      const { el, events } = await mount({ 'base-url': service, key: `${status}-a` });
+      await waitForEvent(events, `pay-form-${status}`);
+      expect(events.find((e) => e.type === `pay-form-${status}`)?.detail).to.deep.equal({ status });
+      expect(el.getAttribute('state')).to.equal(status);
+      await settle();
+      expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready', `pay-form-${status}`]);
+    });
+  }
 
   it('ignores a result posted from the service origin (its own iframe, but not an allowed origin)', async () => {
     const { service } = await origins();

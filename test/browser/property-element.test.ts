@@ -3,10 +3,20 @@
 import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
 import { isLoopbackHost } from '../../src/form-url.js';
-import { errorCode, frameOf, mount, origins, typesOf } from './helpers.js';
+import type { PayForm } from '../../src/index.js';
+import { errorCode, frameOf, mount, origins, typesOf, type Recorded } from './helpers.js';
 
 const tricky = fc.constantFrom('.', '..', '%2e', '.%2E', '/', '\\', '?', '#', '%', ' ', '\u0000', '\u2028', 'é', 'a', '9');
 const keyArb = fc.oneof(fc.string({ unit: 'binary', maxLength: 24 }), fc.array(tricky, { maxLength: 6 }).map((p) => p.join('')));
+
+/** Clears the property first, so a value fast-check repeats is still a change the element acts on. */
+async function setFresh(el: PayForm, events: Recorded[], name: 'key' | 'redirectUrl', value: string): Promise<void> {
+  el[name] = null;
+  await el.updateComplete;
+  events.length = 0;
+  el[name] = value;
+  await el.updateComplete;
+}
 
 describe('<pay-form> properties through a real element', () => {
   it('no key makes the iframe leave {base}/api/jsapi/open/ (300 runs)', async () => {
@@ -15,11 +25,7 @@ describe('<pay-form> properties through a real element', () => {
     const { el, events } = await mount({ 'base-url': base });
     await fc.assert(
       fc.asyncProperty(keyArb, async (key) => {
-        el.key = null;
-        await el.updateComplete;
-        events.length = 0;
-        el.key = key;
-        await el.updateComplete;
+        await setFresh(el, events, 'key', key);
         const frame = frameOf(el);
         if (errorCode(events) !== undefined) {
           expect(errorCode(events)).to.equal('invalid-key');
@@ -48,11 +54,7 @@ describe('<pay-form> properties through a real element', () => {
     const { el, events } = await mount({});
     await fc.assert(
       fc.asyncProperty(raw, async (value) => {
-        el.redirectUrl = null;
-        await el.updateComplete;
-        events.length = 0;
-        el.redirectUrl = value;
-        await el.updateComplete;
+        await setFresh(el, events, 'redirectUrl', value);
         expect(events).to.have.length(1);
         const [event] = events;
         if (event?.type === 'pay-form-error') {
