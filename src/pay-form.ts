@@ -40,13 +40,6 @@ interface Frame {
   result: boolean;
 }
 
-/** The focused element, looking through open shadow roots, so focus can go back exactly there. */
-function deepActiveElement(): HTMLElement | null {
-  let active: Element | null = document.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active instanceof HTMLElement ? active : null;
-}
-
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
  * redirect, with strict checks on every URL and on the result messages it accepts.
@@ -167,7 +160,6 @@ export class PayForm extends LitElement {
   #token: TokenStatus | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #needsRun = false;
-  #returnFocus: HTMLElement | null = null;
 
   constructor() {
     super();
@@ -240,7 +232,8 @@ export class PayForm extends LitElement {
   protected override updated(): void {
     const dialog = this.renderRoot.querySelector('dialog');
     if (dialog && !dialog.open && this.isConnected) {
-      this.#returnFocus = deepActiveElement();
+      // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
+      // focus steps), so the form is always closed through dialog.close() before it is removed.
       dialog.showModal();
     }
   }
@@ -419,9 +412,6 @@ export class PayForm extends LitElement {
     if (frame.display === 'modal') {
       const dialog = this.renderRoot.querySelector('dialog');
       if (dialog?.open) dialog.close();
-      const target = this.#returnFocus;
-      this.#returnFocus = null;
-      if (target?.isConnected) target.focus();
     }
     this.requestUpdate();
   }

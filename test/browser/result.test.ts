@@ -86,3 +86,56 @@ describe('pay-form/return', () => {
     expect(posted).to.have.length(1);
   });
 });
+
+describe('demo/return.html', () => {
+  const text = (doc: Document | undefined, selector: string) => doc?.querySelector(selector)?.textContent ?? '';
+
+  it('at the top level shows the result and a link back to the shop, and posts nothing', async () => {
+    const popup = window.open('/demo/return.html?status=success', '_blank');
+    try {
+      await waitUntil(() => text(popup?.document, '#message') === 'Payment successful', 'the page shows the result', {
+        timeout: 8000,
+      });
+      const doc = popup?.document;
+      expect(text(doc, 'h1')).to.equal('Payment successful');
+      const back = doc?.querySelector<HTMLAnchorElement>('#back a');
+      expect(doc?.querySelector<HTMLElement>('#back')?.hidden).to.equal(false);
+      expect(back?.getAttribute('href')).to.equal('/');
+      expect(back?.textContent).to.equal('Back to the shop');
+    } finally {
+      popup?.close();
+    }
+  });
+
+  it('framed, reports the result to the parent and shows it without the link', async () => {
+    const frame = document.createElement('iframe');
+    const received: unknown[] = [];
+    const listener = (event: MessageEvent) => {
+      if (event.source === frame.contentWindow) received.push(event.data);
+    };
+    window.addEventListener('message', listener);
+    frame.src = '/demo/return.html?status=fail';
+    document.body.append(frame);
+    try {
+      await waitUntil(() => received.length === 1, 'the page reported', { timeout: 8000 });
+      expect(received[0]).to.deep.equal({ type: 'pay-form:result', status: 'fail' });
+      await waitUntil(() => text(frame.contentDocument ?? undefined, '#message') === 'Payment failed');
+      expect(frame.contentDocument?.querySelector<HTMLElement>('#back')?.hidden).to.equal(true);
+    } finally {
+      window.removeEventListener('message', listener);
+      frame.remove();
+    }
+  });
+
+  it('shows markup in the status as nothing but a fixed text', async () => {
+    const popup = window.open(`/demo/return.html?status=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, '_blank');
+    try {
+      await waitUntil(() => text(popup?.document, '#message') === 'Unknown payment result', 'the page answered', {
+        timeout: 8000,
+      });
+      expect(popup?.document.querySelector('img')).to.equal(null);
+    } finally {
+      popup?.close();
+    }
+  });
+});
