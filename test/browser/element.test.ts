@@ -1,7 +1,7 @@
 // Attributes, properties, states, events and refusals of the contract, one behaviour per test.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { PayForm } from '../../src/index.js';
+import { PayForm, type PayFormErrorCode } from '../../src/index.js';
 import { errorCode, frameOf, mount, origins, record, settle, typesOf, waitForEvent } from './helpers.js';
 
 describe('<pay-form> inline', () => {
@@ -102,6 +102,25 @@ describe('<pay-form> inline', () => {
     const { el, events } = await mount({ 'base-url': service, key: 'plain-8', display: 'popup' });
     expect(frameOf(el)).to.exist;
     expect((events[0]?.detail as { display: string }).display).to.equal('inline');
+  });
+
+  it('an inline form passes the accessibility audit', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'plain-a11y' });
+    await waitForEvent(events, 'pay-form-ready');
+    await expect(el).to.be.accessible();
+  });
+
+  it('event details are typed through HTMLElementEventMap', async () => {
+    const el = document.createElement('pay-form');
+    const codes: PayFormErrorCode[] = [];
+    el.addEventListener('pay-form-error', (event) => codes.push(event.detail.code));
+    el.setAttribute('base-url', 'ftp://pay.example');
+    el.setAttribute('key', 'k');
+    const container = await fixture<HTMLElement>(html`<div></div>`);
+    container.append(el);
+    await el.updateComplete;
+    expect(codes).to.deep.equal(['invalid-base-url']);
   });
 
   it('state is read-only', async () => {
