@@ -196,8 +196,7 @@ export class PayForm extends LitElement {
     window.removeEventListener('message', this.#onMessage);
     document.removeEventListener('securitypolicyviolation', this.#onCspViolation);
     // A new connection is a new checkout: the next one asks for its own token and frame.
-    this.#abortToken();
-    this.#token = null;
+    this.#forgetToken();
     this.#removeFrame();
     this.#setState('idle');
   }
@@ -205,10 +204,7 @@ export class PayForm extends LitElement {
   /** Shows the form again (after close, a result or an error); a token source is asked for a fresh token. */
   open(): void {
     if (!this.isConnected) return;
-    if (this.key == null && this.redirectUrl == null) {
-      this.#abortToken();
-      this.#token = null;
-    }
+    if (this.key == null && this.redirectUrl == null) this.#forgetToken();
     this.#run();
   }
 
@@ -218,10 +214,7 @@ export class PayForm extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (TOKEN_SOURCES.some((name) => changed.has(name)) && this.#token !== null) {
-      this.#abortToken();
-      this.#token = null;
-    }
+    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#forgetToken();
     if (!this.isConnected) return;
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
@@ -331,8 +324,10 @@ export class PayForm extends LitElement {
     );
   }
 
-  #abortToken(): void {
+  /** Aborts a pending request and drops any answer: the next decision asks again. */
+  #forgetToken(): void {
     if (this.#token?.kind === 'pending') this.#token.controller.abort();
+    this.#token = null;
   }
 
   #startLoadTimer(frame: Frame): void {
@@ -397,8 +392,7 @@ export class PayForm extends LitElement {
   #dismiss(reason: 'user' | 'api'): void {
     const active = this.#state === 'loading' || this.#state === 'open' || this.#state === 'success' || this.#state === 'fail';
     if (!active) return;
-    this.#abortToken();
-    if (this.#token?.kind === 'pending') this.#token = null;
+    if (this.#token?.kind === 'pending') this.#forgetToken();
     this.#removeFrame();
     this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason });
