@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, afterEach, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { backendCallbacks, launchBrowser, recordAnswers, startDemo, watchPage, type Demo } from './harness.js';
+import { backendCallbacks, launchBrowser, recordAnswers, startDemo, verifiedCallback, watchPage, type Demo } from './harness.js';
 
 let demo: Demo;
 let browser: Browser;
@@ -72,18 +72,7 @@ async function waitForText(selector: string, text: string): Promise<void> {
   await page.locator(selector).filter({ hasText: text }).first().waitFor();
 }
 
-/** The callback for the order, as the shop's backend logged it after verifying its signature. */
-async function callbackFor(orderRef: string, status: string) {
-  for (let i = 0; i < 100; i++) {
-    const found = (await backendCallbacks(demo)).filter((c) => c.request_id === orderRef);
-    if (found.length) {
-      assert.deepEqual(found.map((c) => c.status), [status], 'one verified callback with the status');
-      return found[0];
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`no callback reached the demo backend for ${orderRef}`);
-}
+const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, orderRef, status);
 
 const frame = () => page.frameLocator('pay-form iframe');
 

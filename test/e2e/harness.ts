@@ -1,5 +1,6 @@
 // The end-to-end harness: the real demo (Vite with vite.config.ts and its backend plugin, which
 // starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way.
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -78,4 +79,17 @@ export async function recordAnswers(page: Page, path: string): Promise<Record<st
 /** The demo backend's callback log (only callbacks whose signature it verified reach it). */
 export async function backendCallbacks(demo: Demo): Promise<CallbackLogEntry[]> {
   return (await (await fetch(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackLogEntry[];
+}
+
+/** The one callback for an order, as the shop's backend logged it after verifying its signature. */
+export async function verifiedCallback(demo: Demo, orderRef: string, status: string): Promise<CallbackLogEntry> {
+  for (let i = 0; i < 100; i++) {
+    const found = (await backendCallbacks(demo)).filter((c) => c.request_id === orderRef);
+    if (found.length) {
+      assert.deepEqual(found.map((c) => c.status), [status], 'one verified callback with the status');
+      return found[0] as CallbackLogEntry;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`no callback reached the demo backend for ${orderRef}`);
 }
