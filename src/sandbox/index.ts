@@ -79,17 +79,15 @@ async function answerForm(ctx: ApiContext, req: http.IncomingMessage, pathname: 
   const match = matchOpenPath(pathname);
   if (!match) return undefined;
   if (match.action === undefined) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return { ...openFormMethodRefusal(ctx, 'GET, HEAD') };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return methodRefusal('GET, HEAD');
     return openForm(ctx, match.key);
   }
-  if (req.method !== 'POST') return openFormMethodRefusal(ctx, 'POST');
+  if (req.method !== 'POST') return methodRefusal('POST');
   req.resume();
-  const origin = req.headers.origin;
-  const own = `http://${req.headers.host ?? ''}`;
-  return settle(ctx, match.key, match.action, origin === 'null' ? 'null' : origin, own);
+  return settle(ctx, match.key, match.action, req.headers.origin, `http://${req.headers.host ?? ''}`);
 }
 
-function openFormMethodRefusal(_ctx: ApiContext, allow: string): HtmlAnswer {
+function methodRefusal(allow: string): HtmlAnswer {
   return {
     status: 405,
     body: `Method not allowed: use ${allow}\n`,

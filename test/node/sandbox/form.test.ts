@@ -128,6 +128,7 @@ describe('Pay and Decline', () => {
     const key = await obtainKey(f.sb);
     const response = await press(f.sb, key, 'pay', 'http://evil.example');
     assert.equal(response.status, 403);
+    assert.equal((await press(f.sb, key, 'decline', 'null')).status, 403, 'an opaque origin too');
     assert.equal(f.sb.invoices().find((i) => i.key === key)?.status, 'pending');
   });
 });
