@@ -56,18 +56,18 @@ export function labelsFor(language: string | undefined): Labels {
 }
 
 const STYLE = `
-  :root { color-scheme: light dark; font: 16px/1.5 system-ui, sans-serif; }
+  :root { color-scheme: light; font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #fff; }
   body { margin: 0; padding: 1.5rem; display: grid; place-items: start center; }
   main { width: min(100%, 26rem); }
   h1 { font-size: 1.4rem; margin: 0 0 1rem; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: .35rem 1rem; margin: 0 0 1.5rem; }
-  dt { color: GrayText; } dd { margin: 0; overflow-wrap: anywhere; }
+  dt { color: #4b5563; } dd { margin: 0; overflow-wrap: anywhere; }
   .amount { font-size: 1.6rem; font-weight: 600; }
   .actions { display: flex; gap: .75rem; flex-wrap: wrap; }
   button { font: inherit; padding: .7rem 1.4rem; border-radius: .5rem; border: 2px solid #1d4ed8; cursor: pointer; }
-  button.pay { background: #1d4ed8; color: #fff; } button.decline { background: transparent; color: inherit; }
+  button.pay { background: #1d4ed8; color: #fff; } button.decline { background: #fff; color: #1d4ed8; }
   button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
-  .note { margin-top: 1.5rem; font-size: .85rem; color: GrayText; }
+  .note { margin-top: 1.5rem; font-size: .85rem; color: #4b5563; }
 `;
 
 function document(lang: string, title: string, main: SafeHtml, nonce: string): string {
@@ -102,8 +102,8 @@ export interface FormPageData {
 export function formPage(data: FormPageData, nonce: string): string {
   const t = labelsFor(data.language);
   const base = `/api/jsapi/open/${encodeURIComponent(data.key)}/`;
-  const main = html`<h1 id="title">${t.title}</h1>
-<dl aria-labelledby="title">
+  const main = html`<h1>${t.title}</h1>
+<dl>
   <dt>${t.amount}</dt><dd class="amount" data-testid="amount">${formatAmount(data.amount, data.currency, t.locale)}</dd>
   <dt>${t.method}</dt><dd data-testid="method">${data.method ?? t.anyMethod}</dd>
   <dt>${t.order}</dt><dd data-testid="order">${data.request_id}</dd>
