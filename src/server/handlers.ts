@@ -135,7 +135,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const hasSecret = typeof options?.secret === 'string' && options.secret !== '';
   const hasVerifier = typeof options?.verifier === 'function';
   requireOptions([
-    ...(hasSecret !== hasVerifier ? [{ path: 'secret', message: 'give exactly one of secret (non-empty) or verifier' }] : []),
+    ...(hasSecret === hasVerifier ? [{ path: 'secret', message: 'give exactly one of secret (non-empty) or verifier' }] : []),
     ...(typeof options?.onStatus === 'function' ? [] : [{ path: 'onStatus', message: 'must be a function' }]),
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
