@@ -85,7 +85,7 @@ describe('a service that hangs', () => {
 
 describe('a connection cut before the answer', () => {
   test('payout: NetworkError with outcomeUnknown true, never resent', LIMIT, async () => {
-    const s = await service((_req, res) => res.socket?.destroy());
+    const s = await service((_req, res) => void res.socket?.destroy());
     const error = await fails(clientFor(s.url, { maxRetries: 5 }).createPayout(payout), NetworkError);
     assert.equal(error.outcomeUnknown, true);
     assert.equal(s.requests.length, 1);
