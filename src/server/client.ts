@@ -99,7 +99,11 @@ export class PaymentClient {
     if (o.verifier) {
       if (typeof signature === 'string') {
         const { signature: _s, ...unsigned } = body;
-        if (!(await o.verifier(unsigned, signature))) throw new SignatureError(operation, status, 'mismatch');
+        // A verifier that throws on a strange answer has refused it, as far as the caller is concerned.
+        const ok = await Promise.resolve()
+          .then(() => o.verifier!(unsigned, signature))
+          .catch(() => false);
+        if (!ok) throw new SignatureError(operation, status, 'mismatch');
         verified = true;
       } else if (body['success'] !== false) {
         // A failure without a signature is still reported (verified: false); a success never is.

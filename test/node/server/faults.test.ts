@@ -259,5 +259,13 @@ describe('signatures on answers', () => {
     assert.deepEqual(seen, [{ success: true, key: 'k' }]);
     const refusing = clientFor(s.url, { secret: undefined, signer: () => 'sig', verifier: () => false } as never);
     await fails(refusing.obtainToken(token), SignatureError);
+    const throwing = clientFor(s.url, {
+      secret: undefined,
+      signer: () => 'sig',
+      verifier: () => {
+        throw new Error('cannot parse');
+      },
+    } as never);
+    await fails(throwing.obtainToken(token), SignatureError);
   });
 });

@@ -159,3 +159,23 @@ describe('token handler', () => {
     assert.throws(() => createTokenHandler({ client: {} as never, resolve: 1 as never }), ConfigError);
   });
 });
+
+describe('handlers in a Fetch runtime (no node adapter)', () => {
+  test('a body over 64 KiB answers 413 from the handler itself, before resolve runs', async () => {
+    let resolved = 0;
+    const handler = createTokenHandler({ client: clientFor('http://127.0.0.1:9'), resolve: () => (resolved++, null) });
+    const big = JSON.stringify({ order_ref: 'x'.repeat(70 * 1024) });
+    const response = await handler(new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }));
+    assert.equal(response.status, 413);
+    assert.equal(resolved, 0);
+    const streamed = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      },
+    });
+    const endless = await handler(
+      new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamed, duplex: 'half' } as RequestInit),
+    );
+    assert.equal(endless.status, 413, 'an endless stream is cut off at the cap');
+  });
+});
