@@ -26,8 +26,13 @@ export class PayFormError extends Error {
     this.name = new.target.name;
   }
 
+  /** The message and every own field (all safe by construction), never the stack or the cause. */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, code: this.code, message: this.message };
+    const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    for (const [field, value] of Object.entries(this)) {
+      if (field !== 'cause' && field !== 'stack') out[field] = value;
+    }
+    return out;
   }
 }
 
@@ -43,10 +48,6 @@ export class ConfigError extends PayFormError {
     super('config', `Invalid PaymentClient options: ${listIssues(issues)}`);
     this.issues = issues;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), issues: this.issues };
-  }
 }
 
 /** A request body broke the seed's field rules; nothing was sent. Lists every bad field. */
@@ -56,10 +57,6 @@ export class ValidationError extends PayFormError {
   constructor(issues: readonly FieldIssue[]) {
     super('validation', `Invalid request: ${listIssues(issues)}`);
     this.issues = issues;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), issues: this.issues };
   }
 }
 
@@ -89,17 +86,6 @@ export class ApiError extends PayFormError {
     this.body = rest;
     this.verified = init.verified;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      operation: this.operation,
-      status: this.status,
-      serviceMessage: this.serviceMessage,
-      body: this.body,
-      verified: this.verified,
-    };
-  }
 }
 
 /** An answer's signature is missing or wrong: its content cannot be trusted. */
@@ -116,10 +102,6 @@ export class SignatureError extends PayFormError {
     );
     this.operation = operation;
     this.status = status;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), operation: this.operation, status: this.status };
   }
 }
 
@@ -155,16 +137,6 @@ export class NetworkError extends PayFormError {
     this.outcomeUnknown = init.outcomeUnknown;
     this.systemCode = init.systemCode;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      operation: this.operation,
-      attempts: this.attempts,
-      outcomeUnknown: this.outcomeUnknown,
-      systemCode: this.systemCode,
-    };
-  }
 }
 
 /** No complete answer within timeoutMs. The request may have been processed. */
@@ -183,16 +155,6 @@ export class TimeoutError extends PayFormError {
     this.operation = init.operation;
     this.attempts = init.attempts;
     this.timeoutMs = init.timeoutMs;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      operation: this.operation,
-      attempts: this.attempts,
-      timeoutMs: this.timeoutMs,
-      outcomeUnknown: this.outcomeUnknown,
-    };
   }
 }
 
@@ -222,16 +184,5 @@ export class BadResponseError extends PayFormError {
     this.reason = init.reason;
     this.attempts = init.attempts;
     this.outcomeUnknown = init.outcomeUnknown;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      operation: this.operation,
-      status: this.status,
-      reason: this.reason,
-      attempts: this.attempts,
-      outcomeUnknown: this.outcomeUnknown,
-    };
   }
 }

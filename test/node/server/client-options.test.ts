@@ -112,6 +112,12 @@ describe('errors never show a secret or a signature', () => {
         assert.ok(lastSignature.length === 64 && !shown.includes(lastSignature), `${(e as Error).name} shows a signature`);
         assert.ok(!/[0-9a-f]{64}/.test(shown), `${(e as Error).name} shows something like a signature`);
       });
+      // JSON keeps the useful fields for logs.
+      const json = errors.map((e) => JSON.parse(JSON.stringify(e)) as Record<string, unknown>);
+      assert.deepEqual([json[0]!['status'], json[0]!['serviceMessage'], json[0]!['code']], [400, 'refused', 'api']);
+      assert.deepEqual([json[3]!['outcomeUnknown'], json[3]!['attempts']], [true, 1]);
+      assert.deepEqual([json[4]!['outcomeUnknown'], json[4]!['systemCode']], [false, 'ECONNREFUSED']);
+      assert.ok(!('stack' in json[4]!) && !('cause' in json[4]!));
       const codes = errors.map((e) => (e as PayFormError).code);
       assert.deepEqual(codes, ['api', 'signature', 'bad_response', 'timeout', 'network', 'api', 'validation']);
     } finally {
