@@ -1,9 +1,8 @@
 // Runs a Fetch-API handler under node:http or Express. The raw request bytes are handed over as they
 // arrived, because the callback signature is checked against exactly what the service sent; so the
 // handler must be mounted before any body parser (or behind express.raw(), whose Buffer is used).
+// Only type imports from node: so importing pay-form/server on Workers or Deno does not need Node's modules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { MAX_REQUEST_BYTES, type FetchHandler } from './handlers.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -67,13 +66,25 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
     res.end();
     return;
   }
-  await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>)
-      .on('error', reject)
-      .pipe(res)
-      .on('finish', resolve)
-      .on('error', reject);
-  });
+  const reader = response.body.getReader();
+  // Stop reading when the client goes away; respect backpressure while it is there.
+  const closed = new Promise<'closed'>((resolve) => res.once('close', () => resolve('closed')));
+  for (;;) {
+    const next = await Promise.race([reader.read(), closed]);
+    if (next === 'closed') {
+      await reader.cancel().catch(() => undefined);
+      return;
+    }
+    if (next.done) break;
+    if (!res.write(next.value)) {
+      const drained = await Promise.race([new Promise<'drain'>((r) => res.once('drain', () => r('drain'))), closed]);
+      if (drained === 'closed') {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+    }
+  }
+  res.end();
 }
 
 /** `(req, res, next?)` for node:http (`http.createServer(toNodeHandler(h))`) and Express (`app.post(path, toNodeHandler(h))`). */

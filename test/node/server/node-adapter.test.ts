@@ -135,4 +135,33 @@ describe('toNodeHandler', () => {
     assert.equal(seen['method'], 'GET');
     assert.equal(seen['length'], 0);
   });
+  test('a large streamed Response arrives whole (backpressure respected)', async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    let sent = 0;
+    const url = await serve(
+      toNodeHandler(async () => {
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent++ < 128) controller.enqueue(chunk);
+            else controller.close();
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
+      }),
+    );
+    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    assert.equal(bytes.length, 128 * 64 * 1024);
+    assert.ok(bytes.every((b) => b === 0x61));
+  });
 });
+
+test('pay-form/server loads no Node module at run time (Workers, Deno): only type imports from node:', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const dir = new URL('../../../src/server/', import.meta.url);
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.ts'))) {
+    const source = await readFile(new URL(file, dir), 'utf8');
+    const runtime = source.split('\n').filter((line) => /^import (?!type ).*from 'node:/.test(line));
+    assert.deepEqual(runtime, [], file);
+  }
+});
+
