@@ -1,7 +1,7 @@
 // Fetch-API handlers, `(request: Request) => Promise<Response>`: the token endpoint the browser calls
 // and the callback endpoint the service calls. Every answer is JSON; failures use the seed's shape
 // `{ success: false, message }` with our own fixed words, never upstream internals or a secret.
-import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
+import { MemoryCallbackStore, type CallbackStore, type ClaimResult } from './callback-store.js';
 import type { PaymentClient } from './client.js';
 import { isJsonContentType, parseJsonObject, readCapped } from './body.js';
 import { ConfigError, PayFormError, ValidationError } from './errors.js';
@@ -117,7 +117,7 @@ interface CallbackCommon {
   onStatus: (payload: CallbackPayload) => void | Promise<void>;
   /** De-duplication; default a MemoryCallbackStore (one process, 10,000 keys, 24 h). */
   store?: CallbackStore;
-  /** Told about onStatus throwing, for the merchant's logs. */
+  /** Told about onStatus or the store throwing, for the merchant's logs. */
   onError?: (error: unknown) => void;
 }
 
@@ -129,7 +129,8 @@ export type CallbackHandlerOptions =
  * Answers 200 `{ success: true }` when the status is handled (now or before). Failures: 405 not POST;
  * 400 wrong content type or JSON (seed message); 413 over 64 KiB; 401 signature missing or wrong;
  * 400 invoice_id or status not a string; 500 onStatus threw (the next delivery calls it again);
- * 503 with Retry-After when another server holds the same callback and the store cannot wait.
+ * 503 with Retry-After when another server holds the same callback and the store cannot wait, or the
+ * store itself fails.
  */
 export function createCallbackHandler(options: CallbackHandlerOptions): FetchHandler {
   const hasSecret = typeof options?.secret === 'string' && options.secret !== '';
@@ -155,20 +156,28 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
     const key = JSON.stringify([payload['invoice_id'], payload['status']]);
 
-    const claim = await store.begin(key);
-    if (claim === 'done') return handled();
-    if (claim === 'in-flight') {
-      if (!store.settled) return failure(503, 'Callback is being handled', { 'retry-after': '5' });
-      return (await store.settled(key)) === 'done' ? handled() : failure(500, 'Callback not handled');
+    let claim: ClaimResult;
+    try {
+      claim = await store.begin(key);
+      if (claim === 'in-flight') {
+        if (!store.settled) return failure(503, 'Callback is being handled', { 'retry-after': '5' });
+        return (await store.settled(key)) === 'done' ? handled() : failure(500, 'Callback not handled');
+      }
+    } catch (error) {
+      // The store is down: nothing was handed over, so the service must deliver again.
+      onError?.(error);
+      return failure(503, 'Callback not handled', { 'retry-after': '5' });
     }
+    if (claim === 'done') return handled();
     try {
       await onStatus(payload as CallbackPayload);
     } catch (error) {
-      await store.fail(key);
       onError?.(error);
+      await store.fail(key).catch(onError);
       return failure(500, 'Callback not handled');
     }
-    await store.complete(key);
+    // onStatus ran: answer 200 even if recording that fails (a later repeat may call onStatus again).
+    await store.complete(key).catch(onError);
     return handled();
   };
 }

@@ -198,6 +198,31 @@ describe('callback handler: once per (invoice_id, status)', () => {
   });
 });
 
+describe('callback handler: a failing store', () => {
+  test('begin throws: 503 with Retry-After, onStatus not called; the next delivery is handled', async () => {
+    let down = true;
+    const memory = new MemoryCallbackStore();
+    const flaky: CallbackStore = {
+      begin: (key) => (down ? Promise.reject(new Error('redis down')) : memory.begin(key)),
+      complete: (key) => memory.complete(key),
+      fail: (key) => memory.fail(key),
+      settled: (key) => memory.settled(key),
+    };
+    const seen: unknown[] = [];
+    const errors: unknown[] = [];
+    const post = await serve({ secret: SECRET, store: flaky, onStatus: (p) => void seen.push(p), onError: (e) => errors.push(e) });
+    const body = await signedBody(PAID);
+    const first = await post(body);
+    assert.equal(first.status, 503);
+    assert.equal(first.headers.get('retry-after'), '5');
+    assert.equal(seen.length, 0);
+    assert.equal((errors[0] as Error).message, 'redis down');
+    down = false;
+    assert.equal((await post(body)).status, 200);
+    assert.equal(seen.length, 1);
+  });
+});
+
 describe('MemoryCallbackStore', () => {
   test('bounded: the least recently seen done keys go first; in-flight keys stay', async () => {
     const store = new MemoryCallbackStore({ maxEntries: 3 });
