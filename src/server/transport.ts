@@ -43,10 +43,13 @@ function systemCodes(error: unknown, seen = new Set<unknown>()): string[] {
   return [...codes, ...nested, ...systemCodes((error as { cause?: unknown }).cause, seen)];
 }
 
-function parseRetryAfter(header: string | null): number | undefined {
+/** Retry-After as delay-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null): number | undefined {
   if (header === null) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Only an HTTP date (IMF-fixdate): Date.parse alone would read '-5' as a year.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
