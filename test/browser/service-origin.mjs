@@ -7,6 +7,14 @@
 //   anything else a plain form page that echoes the key (escaped)
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
 // executeServerCommand('service-requests').
+//
+// The page's own origin also gets a merchant token endpoint under /__token/, so token-url is tested
+// against a real same-origin HTTP answer: /__token/raw?body=<text>&status=<code> answers <text> with
+// that status (default 200) as application/json; /__token/hang never answers. Every request is recorded
+// (method, content type, cookie, body, whether the browser aborted it) for
+// executeServerCommand('token-requests').
+// /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
+// a test can run script inside the element's own iframe and post any message from it.
 import http from 'node:http';
 
 const escapeHtml = (s) =>
@@ -18,6 +26,32 @@ export function serviceOriginPlugin() {
   let pageOrigin;
   const sockets = new Set();
   const seen = [];
+  const tokenRequests = [];
+
+  function handleToken(req, res) {
+    const url = new URL(req.url, pageOrigin);
+    const record = {
+      method: req.method,
+      path: url.pathname,
+      contentType: req.headers['content-type'] ?? null,
+      cookie: req.headers.cookie ?? null,
+      body: '',
+      aborted: false,
+    };
+    tokenRequests.push(record);
+    let answered = false;
+    res.on('close', () => {
+      if (!answered) record.aborted = true;
+    });
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (record.body += chunk));
+    req.on('end', () => {
+      if (url.pathname === '/__token/hang') return;
+      answered = true;
+      const status = Number(url.searchParams.get('status') ?? '200');
+      res.writeHead(status, { 'content-type': 'application/json' }).end(url.searchParams.get('body') ?? '');
+    });
+  }
 
   const page = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment form</title></head><body>${body}</body></html>`;
 
@@ -48,8 +82,19 @@ export function serviceOriginPlugin() {
 
   return {
     name: 'service-origin',
-    async serverStart({ config }) {
+    async serverStart({ config, server: pageServer }) {
       pageOrigin = `http://${config.hostname}:${config.port}`;
+      // Koa's stack is already composed here, so the token route goes in front of it on the server.
+      const pageListeners = pageServer.listeners('request');
+      pageServer.removeAllListeners('request');
+      pageServer.on('request', (req, res) => {
+        if (req.url.startsWith('/__token/')) return handleToken(req, res);
+        if (req.url.startsWith('/__frame/')) {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('<h1>Same-origin form</h1>'));
+          return;
+        }
+        for (const listener of pageListeners) listener.call(pageServer, req, res);
+      });
       server = http.createServer(handle);
       server.on('connection', (s) => {
         sockets.add(s);
@@ -65,6 +110,8 @@ export function serviceOriginPlugin() {
     executeCommand({ command }) {
       if (command === 'origins') return { page: pageOrigin, service: serviceOrigin };
       if (command === 'service-requests') return seen.splice(0);
+      if (command === 'token-requests') return tokenRequests.map((r) => ({ ...r }));
+      if (command === 'token-requests-clear') return tokenRequests.splice(0).length;
       return undefined;
     },
   };

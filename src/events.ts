@@ -1,0 +1,81 @@
+// Event names, detail types and the global event-map entries for <pay-form>.
+// Every event bubbles and is composed, so a listener on document sees events from any element.
+
+export const PAY_FORM_OPEN = 'pay-form-open';
+export const PAY_FORM_READY = 'pay-form-ready';
+export const PAY_FORM_REDIRECT = 'pay-form-redirect';
+export const PAY_FORM_SUCCESS = 'pay-form-success';
+export const PAY_FORM_FAIL = 'pay-form-fail';
+export const PAY_FORM_CLOSE = 'pay-form-close';
+export const PAY_FORM_ERROR = 'pay-form-error';
+
+/** Every event the element fires, in the order of the contract's table. */
+export const PAY_FORM_EVENTS = [
+  PAY_FORM_OPEN,
+  PAY_FORM_READY,
+  PAY_FORM_REDIRECT,
+  PAY_FORM_SUCCESS,
+  PAY_FORM_FAIL,
+  PAY_FORM_CLOSE,
+  PAY_FORM_ERROR,
+] as const;
+
+export type PayFormDisplay = 'inline' | 'modal' | 'redirect';
+export type PayFormState = 'idle' | 'loading' | 'open' | 'success' | 'fail' | 'closed' | 'error';
+
+export type PayFormErrorCode =
+  | 'invalid-base-url'
+  | 'invalid-key'
+  | 'invalid-redirect-url'
+  | 'token-request-failed'
+  | 'load-timeout'
+  | 'csp-blocked';
+
+export interface PayFormOpenDetail {
+  url: string;
+  display: PayFormDisplay;
+}
+export interface PayFormReadyDetail {
+  url: string;
+}
+export interface PayFormRedirectDetail {
+  url: string;
+}
+export interface PayFormSuccessDetail {
+  status: 'success';
+}
+export interface PayFormFailDetail {
+  status: 'fail';
+}
+export interface PayFormCloseDetail {
+  reason: 'user' | 'api';
+}
+export interface PayFormErrorDetail {
+  code: PayFormErrorCode;
+  message: string;
+}
+
+/** Event name to detail type, one row per event. */
+export interface PayFormEventDetails {
+  [PAY_FORM_OPEN]: PayFormOpenDetail;
+  [PAY_FORM_READY]: PayFormReadyDetail;
+  [PAY_FORM_REDIRECT]: PayFormRedirectDetail;
+  [PAY_FORM_SUCCESS]: PayFormSuccessDetail;
+  [PAY_FORM_FAIL]: PayFormFailDetail;
+  [PAY_FORM_CLOSE]: PayFormCloseDetail;
+  [PAY_FORM_ERROR]: PayFormErrorDetail;
+}
+
+export type PayFormEventName = keyof PayFormEventDetails;
+
+declare global {
+  interface HTMLElementEventMap {
+    'pay-form-open': CustomEvent<PayFormOpenDetail>;
+    'pay-form-ready': CustomEvent<PayFormReadyDetail>;
+    'pay-form-redirect': CustomEvent<PayFormRedirectDetail>;
+    'pay-form-success': CustomEvent<PayFormSuccessDetail>;
+    'pay-form-fail': CustomEvent<PayFormFailDetail>;
+    'pay-form-close': CustomEvent<PayFormCloseDetail>;
+    'pay-form-error': CustomEvent<PayFormErrorDetail>;
+  }
+}

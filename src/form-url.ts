@@ -1,0 +1,114 @@
+// Pure checks for every address the element frames or navigates to. Expected refusals come back as
+// values, not exceptions, so the element can turn each one into a pay-form-error with its code.
+import type { PayFormErrorCode } from './events.js';
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; code: PayFormErrorCode; message: string };
+
+/** The longest key the element accepts, in UTF-16 code units (String#length). */
+export const MAX_KEY_LENGTH = 1024;
+
+/** The path the service opens its form under, appended to the base URL's own path. */
+export const OPEN_FORM_PATH = '/api/jsapi/open/';
+
+const refuse = <T>(code: PayFormErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
+
+/** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
+export function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  // The URL parser has already normalised IPv4 forms (127.1, 0x7f.1 ...) to dotted decimal.
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * An absolute http(s) URL without credentials, plain http only for loopback hosts. Returns the
+ * parsed URL; `javascript:`, `data:`, relative and unparsable strings are refused.
+ */
+export function checkHttpUrl(raw: unknown, code: PayFormErrorCode, what: string): Checked<URL> {
+  if (typeof raw !== 'string') return refuse(code, `${what} must be a string`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse(code, `${what} is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return refuse(code, `${what} must use https (or http on a loopback host), not ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') return refuse(code, `${what} must not carry credentials`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return refuse(code, `${what} uses plain http to ${url.hostname}; only localhost, 127.0.0.0/8 and [::1] may`);
+  }
+  return { ok: true, value: url };
+}
+
+/** The service's base address, normalised without a trailing slash and with its own path kept. */
+export function checkBaseUrl(raw: unknown): Checked<string> {
+  const checked = checkHttpUrl(raw, 'invalid-base-url', 'base-url');
+  if (!checked.ok) return checked;
+  const url = checked.value;
+  // The form path is appended to the base path: a query or fragment would end up in front of it.
+  if (url.search !== '' || url.hash !== '') {
+    return refuse('invalid-base-url', 'base-url must not have a query or a fragment');
+  }
+  return { ok: true, value: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+}
+
+/** Where the element may send the whole page: the normalised href of an allowed URL. */
+export function checkRedirectUrl(raw: unknown): Checked<string> {
+  const checked = checkHttpUrl(raw, 'invalid-redirect-url', 'redirect-url');
+  return checked.ok ? { ok: true, value: checked.value.href } : checked;
+}
+
+// \s covers Unicode white space (incl. U+2028/9, U+FEFF), \p{Cc} the C0/C1 controls and DEL.
+const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A key from obtain_token, refused when it could not be one path segment of the form URL. */
+export function checkKey(raw: unknown): Checked<string> {
+  if (typeof raw !== 'string') return refuse('invalid-key', 'key must be a string');
+  if (raw === '') return refuse('invalid-key', 'key is empty');
+  if (raw === '.' || raw === '..') return refuse('invalid-key', 'key must not be "." or ".."');
+  if (raw.length > MAX_KEY_LENGTH) return refuse('invalid-key', `key is longer than ${MAX_KEY_LENGTH} characters`);
+  if (WHITESPACE_OR_CONTROL.test(raw)) return refuse('invalid-key', 'key holds white space or control characters');
+  if (LONE_SURROGATE.test(raw)) return refuse('invalid-key', 'key is not well-formed Unicode');
+  return { ok: true, value: raw };
+}
+
+/** The key as one path segment: every byte outside the unreserved set is percent-encoded. */
+export function encodeKeySegment(key: string): string {
+  // encodeURIComponent leaves !'()* alone; they are harmless in a path but encoding them too keeps
+  // the segment strictly RFC 3986 unreserved, so no parser can read structure into it.
+  return encodeURIComponent(key).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** `{base}/api/jsapi/open/{key}/`, or the refusal of the base URL or the key. */
+export function openFormUrl(base: unknown, key: unknown): Checked<string> {
+  const checkedBase = checkBaseUrl(base);
+  if (!checkedBase.ok) return checkedBase;
+  const checkedKey = checkKey(key);
+  if (!checkedKey.ok) return checkedKey;
+  const prefix = `${checkedBase.value}${OPEN_FORM_PATH}`;
+  const segment = encodeKeySegment(checkedKey.value);
+  const built = new URL(`${prefix}${segment}/`).href;
+  // A belt to the braces above: whatever the parser did, the form stays under the open-form path.
+  if (!built.startsWith(prefix) || built !== `${prefix}${segment}/`) {
+    return refuse('invalid-key', 'key would leave the open-form path');
+  }
+  return { ok: true, value: built };
+}
+
+/** The origin of an absolute http(s) URL, or null for anything else (including "*" and opaque origins). */
+export function httpOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The origin to preconnect to, or null when the base URL is refused. */
+export function baseOrigin(base: unknown): string | null {
+  const checked = checkBaseUrl(base);
+  return checked.ok ? new URL(checked.value).origin : null;
+}

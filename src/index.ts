@@ -1,0 +1,4 @@
+// The `pay-form` entry: defines <pay-form> and exports everything `pay-form/element` does.
+import './pay-form-define.js';
+
+export * from './element.js';

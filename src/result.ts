@@ -1,0 +1,34 @@
+// The message a merchant's return page (success_url / fail_url) posts to the page that framed it.
+
+export const RESULT_MESSAGE_TYPE = 'pay-form:result';
+
+export type ResultStatus = 'success' | 'fail';
+
+export interface ResultMessage {
+  type: typeof RESULT_MESSAGE_TYPE;
+  status: ResultStatus;
+}
+
+export function isResultStatus(value: unknown): value is ResultStatus {
+  return value === 'success' || value === 'fail';
+}
+
+export function buildResult(status: ResultStatus): ResultMessage {
+  if (!isResultStatus(status)) throw new TypeError(`pay-form: result status must be "success" or "fail"`);
+  return { type: RESULT_MESSAGE_TYPE, status };
+}
+
+/**
+ * The contract message or null. Exactly two own keys are allowed: a message carrying anything more
+ * was not built by this contract, and treating it as one would widen what a framed page can say.
+ */
+export function parseResult(data: unknown): ResultMessage | null {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const proto: unknown = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return null;
+  const keys = Object.keys(data);
+  if (keys.length !== 2) return null;
+  const { type, status } = data as { type?: unknown; status?: unknown };
+  if (type !== RESULT_MESSAGE_TYPE || !isResultStatus(status)) return null;
+  return { type: RESULT_MESSAGE_TYPE, status };
+}

@@ -1,0 +1,88 @@
+// display=modal: a native <dialog> over the page, a "Close" button, Escape, and focus coming back.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { PayForm } from '../../src/index.js';
+import { frameOf, mount, origins, typesOf, waitForEvent, type Recorded } from './helpers.js';
+
+const dialogOf = (el: PayForm) => el.shadowRoot?.querySelector('dialog') ?? null;
+const closeButtonOf = (el: PayForm) => el.shadowRoot?.querySelector<HTMLButtonElement>('[part="close-button"]') ?? null;
+
+/** A button the person was on before the modal opened, focused, and the modal element after it. */
+async function openModal(key: string): Promise<{ el: PayForm; events: Recorded[]; opener: HTMLButtonElement }> {
+  const { service } = await origins();
+  const opener = await fixture<HTMLButtonElement>(html`<button type="button">Pay now</button>`);
+  opener.focus();
+  const mounted = await mount({ 'base-url': service, key, display: 'modal' });
+  await waitForEvent(mounted.events, 'pay-form-ready');
+  return { ...mounted, opener };
+}
+
+describe('<pay-form display="modal">', () => {
+  it('shows the form in a modal <dialog> with a close button named "Close"', async () => {
+    const { el, events } = await openModal('plain-m1');
+    const dialog = dialogOf(el);
+    expect(dialog?.open).to.equal(true);
+    expect(dialog?.matches(':modal')).to.equal(true);
+    expect(dialog?.getAttribute('part')).to.equal('dialog');
+    expect(frameOf(el)?.closest('dialog')).to.equal(dialog);
+    expect((events[0]?.detail as { display: string }).display).to.equal('modal');
+    // The button's only name source: aria-label "Close" (the × glyph is hidden from assistive tech).
+    const button = closeButtonOf(el);
+    expect(button?.getAttribute('aria-label')).to.equal('Close');
+    expect(button?.querySelector(':not([aria-hidden="true"])')).to.equal(null);
+    expect(button?.getAttribute('part')).to.equal('close-button');
+    expect(el.state).to.equal('open');
+  });
+
+  it('passes the accessibility audit', async () => {
+    const { el } = await openModal('plain-m2');
+    await expect(el).to.be.accessible();
+  });
+
+  it('the Close button fires pay-form-close reason user, removes the dialog and returns focus', async () => {
+    const { el, events, opener } = await openModal('plain-m3');
+    expect(document.activeElement).to.not.equal(opener);
+    closeButtonOf(el)?.click();
+    await el.updateComplete;
+    expect(events.at(-1)).to.deep.equal({ type: 'pay-form-close', detail: { reason: 'user' }, cancelable: false });
+    expect(dialogOf(el)).to.equal(null);
+    expect(el.state).to.equal('closed');
+    expect(document.activeElement).to.equal(opener);
+  });
+
+  it('Escape fires pay-form-close reason user once and returns focus', async () => {
+    const { el, events, opener } = await openModal('plain-m4');
+    await sendKeys({ press: 'Escape' });
+    await waitUntil(() => el.state === 'closed', 'closed by Escape');
+    await el.updateComplete;
+    expect(typesOf(events).filter((t) => t === 'pay-form-close')).to.have.length(1);
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'user' });
+    expect(dialogOf(el)).to.equal(null);
+    expect(document.activeElement).to.equal(opener);
+  });
+
+  it('close() fires pay-form-close reason api and returns focus', async () => {
+    const { el, events, opener } = await openModal('plain-m5');
+    el.close();
+    await el.updateComplete;
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api' });
+    expect(dialogOf(el)).to.equal(null);
+    expect(document.activeElement).to.equal(opener);
+  });
+
+  it('open() shows the modal again after it was closed', async () => {
+    const { el } = await openModal('plain-m6');
+    el.close();
+    await el.updateComplete;
+    el.open();
+    await el.updateComplete;
+    expect(dialogOf(el)?.open).to.equal(true);
+  });
+
+  it('a result arrives through the modal like inline', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'success-m7', display: 'modal' });
+    await waitForEvent(events, 'pay-form-success');
+    expect(el.state).to.equal('success');
+  });
+});

@@ -1,0 +1,193 @@
+// token-url against a real same-origin endpoint (the stand-in's /__token route), and fetchToken.
+import { expect, waitUntil } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import type { PayForm } from '../../src/index.js';
+import { errorCode, frameOf, mount, origins, settle, typesOf, waitForEvent } from './helpers.js';
+
+interface TokenRequest {
+  method: string;
+  path: string;
+  contentType: string | null;
+  cookie: string | null;
+  body: string;
+  aborted: boolean;
+}
+
+const tokenRequests = () => executeServerCommand<TokenRequest[], undefined>('token-requests');
+const answer = (body: string, status = 200) => `/__token/raw?status=${status}&body=${encodeURIComponent(body)}`;
+
+describe('<pay-form token-url>', () => {
+  beforeEach(async () => {
+    await executeServerCommand('token-requests-clear');
+  });
+
+  it('POSTs {"order_ref": ...} as JSON with same-origin credentials once, then frames the key', async () => {
+    const { service } = await origins();
+    document.cookie = 'merchant_session=abc; path=/';
+    const { el, events } = await mount({
+      'base-url': service,
+      'token-url': answer(JSON.stringify({ key: 'plain-t1' })),
+      'order-ref': 'ORDER-42',
+    });
+    await waitForEvent(events, 'pay-form-open');
+    expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-t1/`);
+    el.display = 'inline';
+    el.frameTitle = 'Changed';
+    el.requestUpdate();
+    await el.updateComplete;
+    await settle();
+    const seen = await tokenRequests();
+    expect(seen).to.have.length(1);
+    expect(seen[0]).to.include({ method: 'POST', path: '/__token/raw', contentType: 'application/json' });
+    expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({ order_ref: 'ORDER-42' });
+    expect(seen[0]?.body).to.equal('{"order_ref":"ORDER-42"}');
+    expect(seen[0]?.cookie).to.include('merchant_session=abc');
+    document.cookie = 'merchant_session=; max-age=0; path=/';
+  });
+
+  it('sends {} without order-ref', async () => {
+    const { service } = await origins();
+    const { events } = await mount({ 'base-url': service, 'token-url': answer(JSON.stringify({ key: 'plain-t2' })) });
+    await waitForEvent(events, 'pay-form-open');
+    expect((await tokenRequests())[0]?.body).to.equal('{}');
+  });
+
+  it('a { redirect_url } answer goes through pay-form-redirect', async () => {
+    const { events } = await mount({
+      'token-url': answer(JSON.stringify({ redirect_url: 'https://pay.example/hosted/1' })),
+    });
+    const redirect = await waitForEvent(events, 'pay-form-redirect');
+    expect(redirect.detail).to.deep.equal({ url: 'https://pay.example/hosted/1' });
+  });
+
+  it('a key attribute wins over token-url: no request is made', async () => {
+    const { service } = await origins();
+    const { el } = await mount({ 'base-url': service, key: 'plain-t3', 'token-url': answer('{"key":"other"}') });
+    await settle();
+    expect(await tokenRequests()).to.have.length(0);
+    expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-t3/`);
+  });
+
+  const failures: [string, () => Promise<string>][] = [
+    ['a 500 answer', async () => answer(JSON.stringify({ key: 'k' }), 500)],
+    ['a 404 answer', async () => answer(JSON.stringify({ key: 'k' }), 404)],
+    ['non-JSON', async () => answer('<html>not json</html>')],
+    ['JSON of another shape', async () => answer(JSON.stringify({ token: 'k' }))],
+    ['a key that is not a string', async () => answer(JSON.stringify({ key: 7 }))],
+    ['a JSON array', async () => answer(JSON.stringify([{ key: 'k' }]))],
+    ['a network error (a cross-origin endpoint without CORS)', async () => `${(await origins()).service}/token`],
+  ];
+  for (const [label, url] of failures) {
+    it(`${label} is pay-form-error token-request-failed, state error, no iframe`, async () => {
+      const { service } = await origins();
+      const { el, events } = await mount({ 'base-url': service, 'token-url': await url() });
+      await waitForEvent(events, 'pay-form-error');
+      expect(errorCode(events)).to.equal('token-request-failed');
+      expect(el.state).to.equal('error');
+      expect(frameOf(el)).to.equal(null);
+      await settle();
+      expect(typesOf(events)).to.deep.equal(['pay-form-error']);
+    });
+  }
+
+  it('an empty key from the endpoint is invalid-key; a javascript: redirect_url is invalid-redirect-url', async () => {
+    const { service } = await origins();
+    const a = await mount({ 'base-url': service, 'token-url': answer(JSON.stringify({ key: '' })) });
+    const b = await mount({ 'token-url': answer(JSON.stringify({ redirect_url: 'javascript:alert(1)' })) });
+    await waitForEvent(a.events, 'pay-form-error');
+    await waitForEvent(b.events, 'pay-form-error');
+    expect([errorCode(a.events), errorCode(b.events)]).to.deep.equal(['invalid-key', 'invalid-redirect-url']);
+    expect(typesOf(b.events)).to.deep.equal(['pay-form-error']);
+  });
+
+  it('removing the element aborts the pending request; re-adding asks again', async () => {
+    const { el, container } = await mount({ 'token-url': '/__token/hang' });
+    expect(el.state).to.equal('loading');
+    await waitUntil(async () => (await tokenRequests()).length === 1, 'the request reached the server');
+    el.remove();
+    await waitUntil(async () => (await tokenRequests())[0]?.aborted === true, 'the server saw the abort', { timeout: 8000 });
+    container.append(el);
+    await waitUntil(async () => (await tokenRequests()).length === 2, 'a new connection asks again');
+    el.remove();
+  });
+});
+
+describe('<pay-form token-url> with close() and open()', () => {
+  beforeEach(async () => {
+    await executeServerCommand('token-requests-clear');
+  });
+
+  it('close() aborts a pending token request; open() asks for a fresh token', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, 'token-url': '/__token/hang' });
+    await waitUntil(async () => (await tokenRequests()).length === 1, 'the request reached the server');
+    el.close();
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api' });
+    await waitUntil(async () => (await tokenRequests())[0]?.aborted === true, 'the server saw the abort', { timeout: 8000 });
+    el.tokenUrl = answer(JSON.stringify({ key: 'plain-t4' }));
+    await el.updateComplete;
+    await waitForEvent(events, 'pay-form-open');
+    el.close();
+    el.open();
+    await waitUntil(async () => (await tokenRequests()).length === 3, 'open() asked again');
+    expect((await tokenRequests()).map((r) => r.path)).to.deep.equal(['/__token/hang', '/__token/raw', '/__token/raw']);
+  });
+});
+
+describe('<pay-form> fetchToken', () => {
+  beforeEach(async () => {
+    await executeServerCommand('token-requests-clear');
+  });
+
+  it('is called once with the order reference and a signal, instead of token-url', async () => {
+    const { service } = await origins();
+    const calls: { orderRef: string | null; signal: AbortSignal }[] = [];
+    const { el, events } = await mount({ 'base-url': service, 'order-ref': 'O-9', 'token-url': '/__token/hang' }, (form) => {
+      form.fetchToken = async (context) => {
+        calls.push(context);
+        return { key: 'plain-f1' };
+      };
+    });
+    await waitForEvent(events, 'pay-form-open');
+    el.requestUpdate();
+    await el.updateComplete;
+    expect(calls).to.have.length(1);
+    expect(calls[0]?.orderRef).to.equal('O-9');
+    expect(calls[0]?.signal).to.be.instanceOf(AbortSignal);
+    expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-f1/`);
+    expect(await tokenRequests()).to.have.length(0);
+  });
+
+  it('a rejection, a throw or a bad shape is token-request-failed', async () => {
+    const makers: ((form: PayForm) => void)[] = [
+      (form) => (form.fetchToken = () => Promise.reject(new Error('backend down'))),
+      (form) =>
+        (form.fetchToken = () => {
+          throw new Error('sync throw');
+        }),
+      (form) => (form.fetchToken = () => Promise.resolve({ nope: true } as unknown as { key: string })),
+    ];
+    for (const make of makers) {
+      const { events } = await mount({ 'base-url': 'https://pay.example' }, make);
+      await waitForEvent(events, 'pay-form-error');
+      expect(errorCode(events)).to.equal('token-request-failed');
+    }
+  });
+
+  it('its signal is aborted when the element is removed, and a late answer is ignored', async () => {
+    let resolve: (value: { key: string }) => void = () => undefined;
+    let signal: AbortSignal | undefined;
+    const { el, events } = await mount({ 'base-url': 'https://pay.example' }, (form) => {
+      form.fetchToken = (context) => {
+        signal = context.signal;
+        return new Promise((r) => (resolve = r));
+      };
+    });
+    el.remove();
+    expect(signal?.aborted).to.equal(true);
+    resolve({ key: 'late' });
+    await settle();
+    expect(typesOf(events)).to.deep.equal([]);
+    expect(frameOf(el)).to.equal(null);
+  });
+});
