@@ -88,20 +88,24 @@ export class ApiError extends PayFormError {
   }
 }
 
-/** An answer's signature is missing or wrong: its content cannot be trusted. */
+/**
+ * An answer's signature is missing or wrong: its content cannot be trusted. For a payout the service
+ * may still have created the invoice, so `outcomeUnknown` is true: reconcile, do not resend.
+ */
 export class SignatureError extends PayFormError {
   readonly operation: Operation;
   readonly status: number;
+  readonly outcomeUnknown: boolean;
 
   constructor(operation: Operation, status: number, reason: 'missing' | 'mismatch') {
     super(
       'signature',
-      reason === 'missing'
-        ? `${operation} answer (HTTP ${status}) carries no signature`
-        : `${operation} answer (HTTP ${status}) has a wrong signature`,
+      `${operation} answer (HTTP ${status}) ${reason === 'missing' ? 'carries no signature' : 'has a wrong signature'}` +
+        (operation === 'payout' ? '; the outcome is unknown: reconcile, do not resend' : ''),
     );
     this.operation = operation;
     this.status = status;
+    this.outcomeUnknown = operation === 'payout';
   }
 }
 

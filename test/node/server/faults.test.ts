@@ -209,6 +209,7 @@ describe('signatures on answers', () => {
     const error = await fails(clientFor(s.url).obtainToken(token), SignatureError);
     assert.equal(s.requests.length, 1);
     assert.equal(error.operation, 'obtain_token');
+    assert.equal(error.outcomeUnknown, false);
   });
   test('a tampered field after signing: SignatureError', LIMIT, async () => {
     const s = await service(async (req, res) => {
@@ -220,7 +221,9 @@ describe('signatures on answers', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     });
-    await fails(clientFor(s.url).createPayout(payout), SignatureError);
+    const error = await fails(clientFor(s.url, { maxRetries: 3 }).createPayout(payout), SignatureError);
+    assert.equal(error.outcomeUnknown, true, 'the payout may exist: reconcile');
+    assert.equal(s.requests.length, 1);
   });
   test('a success without a signature: SignatureError', LIMIT, async () => {
     const s = await service(raw(200, 'application/json', '{"success":true,"key":"k"}'));
