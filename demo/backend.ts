@@ -2,9 +2,10 @@
 // The secret stays here; the page gets the service's base URL, its orders, keys and the callback log.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  createCallbackHandler, createTokenHandler, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
+  createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
   type NodeHandler, type TokenParams,
 } from '../src/server/index.js';
+import { isJsonContentType } from '../src/server/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
 export interface DemoBackendConfig {
@@ -98,10 +99,10 @@ export class DemoBackend {
   async #createOrder(request: Request): Promise<Response> {
     let input: unknown;
     try {
-      if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) throw new TypeError('not JSON');
+      if (!isJsonContentType(request.headers.get('content-type'))) throw new TypeError('not JSON');
       input = await request.json();
     } catch {
-      return json(400, { success: false, message: 'Invalid ContentType or json format' });
+      return json(400, { success: false, message: INVALID_JSON_MESSAGE });
     }
     const checked = checkChoices(input);
     if (!checked.ok) return json(400, { success: false, issues: checked.issues });

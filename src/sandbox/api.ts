@@ -1,14 +1,13 @@
 // The service's two JSON endpoints, with the seed's checks in the order the sandbox documents:
 // content type and JSON, then every field (the shared rules of pay-form/server), then merchant_id,
 // then the signature. Every answer, failures included, is signed with the merchant's secret.
+import { isJsonContentType } from '../server/body.js';
 import { validatePayoutRequest, validateTokenRequest, type Validation } from '../server/fields.js';
 import { hmacSigner, signed, verify } from '../server/signature.js';
 import type { CallbackQueue } from './callbacks.js';
 import type { Invoice, InvoiceBook } from './invoices.js';
 import { siteHasRedirectMode, type ResolvedOptions } from './options.js';
 
-/** The seed's message, word for word. */
-export const INVALID_JSON_MESSAGE = 'Invalid ContentType or json format';
 
 export interface ApiContext {
   readonly options: ResolvedOptions;
@@ -34,10 +33,9 @@ export function failure(status: number, message: string): ApiAnswer {
   return { status, body: { success: false, message } };
 }
 
-/** JSON bodies only: `application/json`, parameters such as charset allowed. */
+/** JSON bodies only, by the same content-type rule as pay-form/server's handlers. */
 export function parseJsonBody(contentType: string | undefined, raw: string): { ok: true; value: unknown } | { ok: false } {
-  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') return { ok: false };
+  if (!isJsonContentType(contentType ?? null)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(raw) as unknown };
   } catch {

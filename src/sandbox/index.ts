@@ -1,13 +1,14 @@
 // pay-form/sandbox: a local payment service faithful to the seed, for development, tests and the demo.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_ENDPOINTS, failure, INVALID_JSON_MESSAGE, parseJsonBody, signedAnswer, type ApiAnswer, type ApiContext } from './api.js';
+import { INVALID_JSON_MESSAGE } from '../server/handlers.js';
+import { API_ENDPOINTS, failure, parseJsonBody, signedAnswer, type ApiAnswer, type ApiContext } from './api.js';
 import { CallbackQueue, type CallbackDelivery } from './callbacks.js';
 import { matchOpenPath, openForm, settle, type HtmlAnswer } from './form.js';
 import { InvoiceBook, type Invoice } from './invoices.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 
-export { INVALID_JSON_MESSAGE } from './api.js';
+export { INVALID_JSON_MESSAGE } from '../server/handlers.js';
 export type { CallbackAttempt, CallbackDelivery, CallbackPayload, DeliveryState } from './callbacks.js';
 export { TRANSITIONS, type Invoice, type InvoiceKind, type InvoiceStatus } from './invoices.js';
 export { SandboxOptionsError, type CallbackRetryOptions, type SandboxOptions } from './options.js';

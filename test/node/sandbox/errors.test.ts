@@ -50,15 +50,17 @@ for (const { path, fields } of endpoints) {
     test('an empty body with the JSON content type', async () => {
       await expectSeedFailure(await postJson(`${sb.url}${path}`, ''));
     });
-    test('application/json with a charset parameter is JSON (not refused)', async () => {
-      const answer = await postJson(`${sb.url}${path}`, await signedBody(fields()), 'application/json; charset=utf-8');
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.equal(answer.body.success, true);
+    test('application/json with a charset parameter, and a +json type, are JSON (not refused)', async () => {
+      for (const type of ['application/json; charset=utf-8', 'application/vnd.merchant+json']) {
+        const answer = await postJson(`${sb.url}${path}`, await signedBody(fields()), type);
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.equal(answer.body.success, true);
+      }
     });
   });
 }
 
 test('no invoice was created by any refused request', () => {
-  // Each endpoint accepted exactly one request above (the charset case).
-  assert.deepEqual(sb.invoices().map((i) => i.kind).sort(), ['payment', 'payout']);
+  // Each endpoint accepted exactly the two JSON-typed requests above.
+  assert.deepEqual(sb.invoices().map((i) => i.kind).sort(), ['payment', 'payment', 'payout', 'payout']);
 });
