@@ -16,6 +16,6 @@ export type PayFormVueProps = { [K in keyof PayFormAttributes as Camel<K>]: PayF
 
 declare module 'vue' {
   interface GlobalComponents {
-    'pay-form': DefineComponent<PayFormVueProps>;
+    PayForm: DefineComponent<PayFormVueProps>;
   }
 }
