@@ -1,0 +1,7 @@
+export interface SsrAttributes {
+  'base-url'?: string;
+  key?: string;
+  display?: string;
+}
+export function renderPayForm(attributes: SsrAttributes): Promise<string>;
+export function ssrPlugin(): unknown;
