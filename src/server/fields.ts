@@ -2,6 +2,7 @@
 // request against these tables before anything leaves, and the sandbox checks what it receives against
 // the same tables, so the two can never disagree. Where the seed is silent, the choice is marked
 // "(our choice)" and documented in the README.
+import { checkHttpUrl } from '../form-url.js';
 
 export const PAYOUT_CURRENCIES = ['USD', 'EUR', 'RUB', 'UAH', 'USDT', 'IDR', 'AZN', 'VND'] as const;
 export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
@@ -128,12 +129,6 @@ type Check = (value: unknown, path: string, ctx: Context) => unknown;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-/** Plain http is allowed only where nothing crosses a network: localhost, 127.0.0.0/8 and [::1]. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
-}
-
 const text: Check = (v, path, { issues }) => {
   if (typeof v !== 'string') return void issues.push({ path, message: 'must be a string' });
   if (v.trim() === '') return void issues.push({ path, message: 'must not be empty' });
@@ -171,16 +166,11 @@ const orDefault =
     return fallback;
   };
 
+/** The browser is sent to success_url / fail_url: the element's own rule for navigation applies. */
 const browserUrl: Check = (v, path, { issues }) => {
-  let url: URL | undefined;
-  try {
-    if (typeof v === 'string') url = new URL(v);
-  } catch {
-    url = undefined;
-  }
-  const allowed = url && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
-  if (allowed) return v;
-  issues.push({ path, message: 'must be an absolute https URL (plain http only for localhost)' });
+  const checked = checkHttpUrl(v, 'invalid-redirect-url', path);
+  if (checked.ok) return v;
+  issues.push({ path, message: checked.message.slice(path.length + 1) });
   return undefined;
 };
 
