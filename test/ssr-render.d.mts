@@ -5,3 +5,4 @@ export interface SsrAttributes {
 }
 export function renderPayForm(attributes: SsrAttributes): Promise<string>;
 export function ssrPlugin(): unknown;
+export function distMiddleware(): unknown;

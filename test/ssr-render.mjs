@@ -4,6 +4,7 @@ import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
+import { readFile } from 'node:fs/promises';
 
 const dist = new URL('../dist/index.js', import.meta.url);
 
@@ -30,5 +31,24 @@ export function ssrPlugin() {
       for (const name of ['base-url', 'key', 'display']) if (query.has(name)) attributes[name] = query.get(name);
       return { body: await renderPayForm(attributes), type: 'html' };
     },
+  };
+}
+
+/**
+ * web-test-runner middleware: GET /__dist/<file>.js answers that dist/ file byte for byte. The dev
+ * server's plugins rewrite the .js they serve, which would break the files' SRI hashes; middleware
+ * that answers without calling next() runs before them.
+ */
+export function distMiddleware() {
+  return async (context, next) => {
+    if (!context.path.startsWith('/__dist/')) return next();
+    const name = context.path.slice('/__dist/'.length);
+    if (!/^[\w.-]+\.js$/.test(name)) {
+      context.status = 404;
+      return undefined;
+    }
+    context.type = 'text/javascript';
+    context.body = await readFile(new URL(`../dist/${name}`, import.meta.url));
+    return undefined;
   };
 }
