@@ -1,0 +1,69 @@
+// Reading bodies with a hard cap, and the JSON content-type test, shared by the client (answers from
+// the service) and the handlers (requests from the browser and the service). Reading the stream
+// ourselves means a huge body is cut off at the cap instead of being buffered whole.
+
+/** `application/json`, or any `+json` type, with or without parameters such as charset. */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+export type CappedBody = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-large' };
+
+/**
+ * Reads a whole body of at most `cap` bytes. A declared Content-Length over the cap is refused before
+ * reading; a stream that grows past it is cancelled at that point. Stream errors (an abort, a cut
+ * connection) propagate to the caller.
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  cap: number,
+  declaredLength: string | null,
+): Promise<CappedBody> {
+  if (declaredLength !== null && Number(declaredLength) > cap) {
+    await body?.cancel().catch(() => undefined);
+    return { ok: false, reason: 'too-large' };
+  }
+  if (body === null) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, reason: 'too-large' };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
+export type ParsedObject =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; reason: 'not-json' | 'not-object' };
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Strict UTF-8 and JSON; only a JSON object (not an array, not a scalar) is accepted. */
+export function parseJsonObject(bytes: Uint8Array): ParsedObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(strictUtf8.decode(bytes));
+  } catch {
+    return { ok: false, reason: 'not-json' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: 'not-object' };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}

@@ -1,0 +1,128 @@
+// PaymentClient: validate the whole body with the shared field rules, sign it, send it, verify the
+// answer. Nothing leaves before validation passed; nothing is trusted before the signature checked.
+import { ApiError, BadResponseError, SignatureError, ValidationError, type Operation } from './errors.js';
+import {
+  validatePayoutRequest,
+  validateTokenRequest,
+  type FieldIssue,
+  type PayoutParams,
+  type TokenParams,
+  type Validation,
+} from './fields.js';
+import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from './options.js';
+import { signed, type JsonValue } from './signature.js';
+import { postJson } from './transport.js';
+
+/** obtain_token's answer. Show the user the form with `key`, or send them to `redirect_url`. */
+export interface TokenResponse {
+  success: true;
+  key: string;
+  redirect_url?: string;
+  signature: string;
+  [field: string]: JsonValue | undefined;
+}
+
+/** The payout invoice. Types beyond the seed's list are not shown by the service; they pass through. */
+export interface PayoutResponse {
+  success: true;
+  status: string;
+  invoice_id: string | number;
+  request_id: string;
+  amount: number;
+  currency: string;
+  site_login: string;
+  site_id: number;
+  signature: string;
+  [field: string]: JsonValue | undefined;
+}
+
+const PATHS: Readonly<Record<Operation, string>> = {
+  obtain_token: '/api/jsapi/obtain_token/',
+  payout: '/api/payout/',
+};
+
+/** What a successful answer must hold for the client to hand it over. */
+const SUCCESS_SHAPE: Readonly<Record<Operation, (body: Record<string, unknown>) => string | undefined>> = {
+  obtain_token: (b) =>
+    typeof b['key'] !== 'string' || b['key'] === ''
+      ? 'no key'
+      : b['redirect_url'] !== undefined && typeof b['redirect_url'] !== 'string'
+        ? 'redirect_url is not a string'
+        : undefined,
+  payout: (b) =>
+    typeof b['invoice_id'] !== 'string' && typeof b['invoice_id'] !== 'number' ? 'no invoice_id' : undefined,
+};
+
+export class PaymentClient {
+  readonly #options: ResolvedOptions;
+
+  constructor(options: PaymentClientOptions) {
+    this.#options = resolveOptions(options);
+  }
+
+  /** POST /api/jsapi/obtain_token/. Retried on network errors, timeouts, 429 and 5xx. */
+  async obtainToken(params: TokenParams): Promise<TokenResponse> {
+    const body = await this.#call('obtain_token', params, validateTokenRequest);
+    return body as TokenResponse;
+  }
+
+  /**
+   * POST /api/payout/. Retried only when the connection was refused. A TimeoutError, or a
+   * NetworkError / BadResponseError with `outcomeUnknown: true`, means the payout may exist:
+   * look it up by request_id, never send it again.
+   */
+  async createPayout(params: PayoutParams): Promise<PayoutResponse> {
+    const body = await this.#call('payout', params, validatePayoutRequest);
+    return body as PayoutResponse;
+  }
+
+  async #call<T extends object>(
+    operation: Operation,
+    params: object,
+    validate: (input: unknown) => Validation<T>,
+  ): Promise<Record<string, unknown>> {
+    const o = this.#options;
+    const clash: FieldIssue[] = ['merchant_id']
+      .filter((field) => params !== null && typeof params === 'object' && field in params)
+      .map((field) => ({ path: field, message: 'is added by the client; leave it out' }));
+    const result = validate({ ...params, merchant_id: o.merchantId });
+    const issues = [...clash, ...(result.ok ? [] : result.issues)];
+    if (!result.ok || issues.length > 0) throw new ValidationError(issues);
+    for (const warning of result.warnings) o.onWarning?.({ ...warning, operation });
+
+    const request = await signed(result.value as Record<string, unknown>, o.signer);
+    const answer = await postJson(o.transport, operation, o.baseUrl + PATHS[operation], JSON.stringify(request));
+    const { body, status, attempts } = answer;
+
+    const signature = body['signature'];
+    let verified = false;
+    if (o.verifier) {
+      if (typeof signature === 'string') {
+        const { signature: _s, ...unsigned } = body;
+        // A verifier that throws on a strange answer has refused it, as far as the caller is concerned.
+        const ok = await Promise.resolve()
+          .then(() => o.verifier!(unsigned, signature))
+          .catch(() => false);
+        if (!ok) throw new SignatureError(operation, status, 'mismatch');
+        verified = true;
+      } else if (body['success'] !== false) {
+        // A failure without a signature is still reported (verified: false); a success never is.
+        throw new SignatureError(operation, status, 'missing');
+      }
+    }
+    const outcomeUnknown = operation === 'payout';
+    if (body['success'] === false) {
+      throw new ApiError({ operation, status, body: body as Record<string, JsonValue>, verified });
+    }
+    const shapeProblem =
+      body['success'] !== true
+        ? 'success is not a boolean'
+        : status < 200 || status > 299
+          ? 'success: true with a non-2xx status'
+          : SUCCESS_SHAPE[operation](body);
+    if (shapeProblem) {
+      throw new BadResponseError({ operation, status, reason: 'shape', detail: shapeProblem, attempts, outcomeUnknown });
+    }
+    return body;
+  }
+}

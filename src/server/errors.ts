@@ -1,0 +1,192 @@
+// One error class per kind of failure, all under PayFormError, so a merchant can branch on
+// `instanceof` or on the stable `code` string. None of them ever holds a secret or a signature:
+// messages are built from our own words and the service's `message`, and ApiError's `body` drops
+// the `signature` field. toJSON() is explicit so logging an error as JSON shows only safe fields.
+import type { FieldIssue } from './fields.js';
+import type { JsonValue } from './signature.js';
+
+export type PayFormErrorCode =
+  | 'config'
+  | 'validation'
+  | 'api'
+  | 'signature'
+  | 'network'
+  | 'timeout'
+  | 'bad_response';
+
+/** Which service call an error came from. */
+export type Operation = 'obtain_token' | 'payout';
+
+export class PayFormError extends Error {
+  readonly code: PayFormErrorCode;
+
+  constructor(code: PayFormErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+
+  /** The message and every own field (all safe by construction), never the stack or the cause. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+    for (const [field, value] of Object.entries(this)) {
+      if (field !== 'cause' && field !== 'stack') out[field] = value;
+    }
+    return out;
+  }
+}
+
+function listIssues(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+}
+
+/** The PaymentClient was constructed with bad options: a bug in the merchant's setup. */
+export class ConfigError extends PayFormError {
+  readonly issues: readonly FieldIssue[];
+
+  constructor(issues: readonly FieldIssue[]) {
+    super('config', `Invalid PaymentClient options: ${listIssues(issues)}`);
+    this.issues = issues;
+  }
+}
+
+/** A request body broke the seed's field rules; nothing was sent. Lists every bad field. */
+export class ValidationError extends PayFormError {
+  readonly issues: readonly FieldIssue[];
+
+  constructor(issues: readonly FieldIssue[]) {
+    super('validation', `Invalid request: ${listIssues(issues)}`);
+    this.issues = issues;
+  }
+}
+
+/** The service answered `success: false`. */
+export class ApiError extends PayFormError {
+  readonly status: number;
+  readonly operation: Operation;
+  /** The service's own text, e.g. 'Invalid ContentType or json format'. */
+  readonly serviceMessage: string;
+  /** The answer's fields without `signature`. */
+  readonly body: Readonly<Record<string, JsonValue>>;
+  /** True when the failure answer carried a signature and it checked out; false when it had none. */
+  readonly verified: boolean;
+
+  constructor(init: {
+    operation: Operation;
+    status: number;
+    body: Record<string, JsonValue>;
+    verified: boolean;
+  }) {
+    const { signature: _dropped, ...rest } = init.body;
+    const serviceMessage = typeof rest['message'] === 'string' ? rest['message'] : '';
+    super('api', `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}`);
+    this.status = init.status;
+    this.operation = init.operation;
+    this.serviceMessage = serviceMessage;
+    this.body = rest;
+    this.verified = init.verified;
+  }
+}
+
+/**
+ * An answer's signature is missing or wrong: its content cannot be trusted. For a payout the service
+ * may still have created the invoice, so `outcomeUnknown` is true: reconcile, do not resend.
+ */
+export class SignatureError extends PayFormError {
+  readonly operation: Operation;
+  readonly status: number;
+  readonly outcomeUnknown: boolean;
+
+  constructor(operation: Operation, status: number, reason: 'missing' | 'mismatch') {
+    super(
+      'signature',
+      `${operation} answer (HTTP ${status}) ${reason === 'missing' ? 'carries no signature' : 'has a wrong signature'}` +
+        (operation === 'payout' ? '; the outcome is unknown: reconcile, do not resend' : ''),
+    );
+    this.operation = operation;
+    this.status = status;
+    this.outcomeUnknown = operation === 'payout';
+  }
+}
+
+/**
+ * The fields every transport-level failure shares. `outcomeUnknown` is true when the service may
+ * have received and acted on the request: for a payout that means reconcile (look the request_id
+ * up), never resend.
+ */
+interface TransportFailure {
+  operation: Operation;
+  attempts: number;
+  outcomeUnknown: boolean;
+}
+
+/** The connection failed (refused, reset, cut mid-answer). */
+export class NetworkError extends PayFormError {
+  readonly operation: Operation;
+  readonly attempts: number;
+  readonly outcomeUnknown: boolean;
+  /** The system error code found in the cause chain, e.g. 'ECONNREFUSED', when there is one. */
+  readonly systemCode: string | undefined;
+
+  constructor(init: TransportFailure & { systemCode: string | undefined; cause: unknown }) {
+    super(
+      'network',
+      `${init.operation} could not reach the payment service` +
+        `${init.systemCode ? ` (${init.systemCode})` : ''} after ${init.attempts} attempt(s)` +
+        (init.outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
+      { cause: init.cause },
+    );
+    this.operation = init.operation;
+    this.attempts = init.attempts;
+    this.outcomeUnknown = init.outcomeUnknown;
+    this.systemCode = init.systemCode;
+  }
+}
+
+/** No complete answer within timeoutMs. The request may have been processed. */
+export class TimeoutError extends PayFormError {
+  readonly operation: Operation;
+  readonly attempts: number;
+  readonly timeoutMs: number;
+  readonly outcomeUnknown: true = true;
+
+  constructor(init: { operation: Operation; attempts: number; timeoutMs: number }) {
+    super(
+      'timeout',
+      `${init.operation} got no complete answer within ${init.timeoutMs} ms after ` +
+        `${init.attempts} attempt(s); the outcome is unknown: reconcile, do not resend`,
+    );
+    this.operation = init.operation;
+    this.attempts = init.attempts;
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'shape';
+
+/**
+ * The service (or something in front of it) answered, but not with a usable JSON answer: a wrong
+ * content type, HTML, truncated JSON, a body over the size cap, or JSON without a boolean `success`.
+ * For a payout the service may still have acted, so `outcomeUnknown` is true.
+ */
+export class BadResponseError extends PayFormError {
+  readonly operation: Operation;
+  readonly status: number;
+  readonly reason: BadResponseReason;
+  readonly attempts: number;
+  readonly outcomeUnknown: boolean;
+
+  constructor(init: TransportFailure & { status: number; reason: BadResponseReason; detail: string }) {
+    super(
+      'bad_response',
+      `${init.operation} got an unusable answer (HTTP ${init.status}, ${init.reason}: ${init.detail})` +
+        ` after ${init.attempts} attempt(s)` +
+        (init.outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
+    );
+    this.operation = init.operation;
+    this.status = init.status;
+    this.reason = init.reason;
+    this.attempts = init.attempts;
+    this.outcomeUnknown = init.outcomeUnknown;
+  }
+}

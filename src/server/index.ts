@@ -1,0 +1,71 @@
+// The `pay-form/server` entry: everything a merchant backend uses. Node-free except toNodeHandler,
+// whose node:http types are type-only imports plus node:stream (present on Node, Deno, Bun).
+export { PaymentClient, type TokenResponse, type PayoutResponse } from './client.js';
+export type { PaymentClientOptions, SecretOptions, SignerOptions, ClientWarning } from './options.js';
+export {
+  PayFormError,
+  ConfigError,
+  ValidationError,
+  ApiError,
+  SignatureError,
+  NetworkError,
+  TimeoutError,
+  BadResponseError,
+  type PayFormErrorCode,
+  type BadResponseReason,
+  type Operation,
+} from './errors.js';
+export {
+  sign,
+  verify,
+  canonicalJson,
+  timingSafeEqual,
+  hmacSigner,
+  hmacVerifier,
+  signed,
+  type Signer,
+  type Verifier,
+  type JsonValue,
+  type JsonObject,
+} from './signature.js';
+export {
+  PAYOUT_CURRENCIES,
+  PAYOUT_METHODS,
+  PAYOUT_ADDITIONAL_FIELDS,
+  PAYOUT_FIELDS,
+  FORM_METHODS,
+  FORM_METHODS_WITH_BANK_APP,
+  FORM_LANGUAGES,
+  BANK_APPS,
+  CUSTOMER_TYPES,
+  TOKEN_FIELDS,
+  validatePayoutRequest,
+  validateTokenRequest,
+  type PayoutCurrency,
+  type PayoutMethod,
+  type FormMethod,
+  type FormLanguage,
+  type BankApp,
+  type CustomerType,
+  type PayoutParams,
+  type TokenParams,
+  type PayoutRequest,
+  type TokenRequest,
+  type FieldIssue,
+  type Validation,
+  type ValidateOptions,
+} from './fields.js';
+export {
+  createTokenHandler,
+  createCallbackHandler,
+  MAX_REQUEST_BYTES,
+  INVALID_JSON_MESSAGE,
+  type FetchHandler,
+  type TokenHandlerOptions,
+  type TokenRequestBody,
+  type CallbackHandlerOptions,
+  type CallbackPayload,
+} from './handlers.js';
+export { MemoryCallbackStore, type CallbackStore, type ClaimResult, type MemoryCallbackStoreOptions } from './callback-store.js';
+export { toNodeHandler, type NodeHandler } from './node-adapter.js';
+export { MAX_RESPONSE_BYTES } from './transport.js';

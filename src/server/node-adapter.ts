@@ -1,0 +1,116 @@
+// Runs a Fetch-API handler under node:http or Express. The raw request bytes are handed over as they
+// arrived, because the callback signature is checked against exactly what the service sent; so the
+// handler must be mounted before any body parser (or behind express.raw(), whose Buffer is used).
+// Only type imports from node: so importing pay-form/server on Workers or Deno does not need Node's modules.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_REQUEST_BYTES, type FetchHandler } from './handlers.js';
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+class BodyTooLarge extends Error {}
+
+/** Collects the request body, stopping as soon as it passes the cap. */
+function collectBody(req: IncomingMessage): Promise<Buffer> {
+  const preParsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (Buffer.isBuffer(preParsed)) {
+    return preParsed.byteLength > MAX_REQUEST_BYTES ? Promise.reject(new BodyTooLarge()) : Promise.resolve(preParsed);
+  }
+  if (preParsed !== undefined && req.readableEnded) {
+    return Promise.reject(
+      new Error('toNodeHandler: the body was already parsed; mount the handler before body parsers or use express.raw()'),
+    );
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_REQUEST_BYTES) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > MAX_REQUEST_BYTES) {
+        req.off('data', onData);
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+function toRequest(req: IncomingMessage, body: Buffer): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const url = new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(url, { method, headers, ...(hasBody ? { body: new Uint8Array(body) } : {}) });
+}
+
+async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  // Stop reading when the client goes away; respect backpressure while it is there.
+  const closed = new Promise<'closed'>((resolve) => res.once('close', () => resolve('closed')));
+  for (;;) {
+    const next = await Promise.race([reader.read(), closed]);
+    if (next === 'closed') {
+      await reader.cancel().catch(() => undefined);
+      return;
+    }
+    if (next.done) break;
+    if (!res.write(next.value)) {
+      const drained = await Promise.race([new Promise<'drain'>((r) => res.once('drain', () => r('drain'))), closed]);
+      if (drained === 'closed') {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+    }
+  }
+  res.end();
+}
+
+/** `(req, res, next?)` for node:http (`http.createServer(toNodeHandler(h))`) and Express (`app.post(path, toNodeHandler(h))`). */
+export function toNodeHandler(handler: FetchHandler): NodeHandler {
+  return (req, res, next) => {
+    const run = async () => {
+      let body: Buffer;
+      try {
+        body = await collectBody(req);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        // Answer at once and close the connection rather than read (or drain) the rest.
+        res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+        res.end(JSON.stringify({ success: false, message: 'Request body too large' }));
+        return;
+      }
+      await sendResponse(await handler(toRequest(req, body)), res);
+    };
+    run().catch((error: unknown) => {
+      if (next) return next(error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ success: false, message: 'Internal error' }));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}

@@ -1,0 +1,142 @@
+// PaymentClient options and their checks. A wrong option is a setup bug, so the client refuses to be
+// made at all (ConfigError listing every bad option) instead of failing on the first payment.
+import { ConfigError } from './errors.js';
+import type { FieldIssue } from './fields.js';
+import { hmacSigner, hmacVerifier, type Signer, type Verifier } from './signature.js';
+import type { TransportSettings } from './transport.js';
+
+/** A warning about a request that was sent after a documented normalisation. */
+export interface ClientWarning extends FieldIssue {
+  operation: 'obtain_token' | 'payout';
+}
+
+interface CommonOptions {
+  /** The service's base address, absolute http(s), e.g. https://pay.example.com */
+  baseUrl: string;
+  merchantId: string;
+  /** Per attempt, covering the whole answer. Default 10000. */
+  timeoutMs?: number;
+  /** Extra attempts where a repeat is safe (see README). Default 2. */
+  maxRetries?: number;
+  /** Backoff base for retry n: a random delay up to min(retryMaxMs, retryBaseMs * 2^(n-1)). Default 200. */
+  retryBaseMs?: number;
+  /** Cap of one backoff delay, and of an honoured Retry-After. Default 5000. */
+  retryMaxMs?: number;
+  /** Defaults to globalThis.fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Told about normalisations, e.g. an unknown language sent as EN. */
+  onWarning?: (warning: ClientWarning) => void;
+}
+
+/** The default HMAC-SHA256: signs requests and verifies answers with the merchant secret. */
+export interface SecretOptions extends CommonOptions {
+  secret: string;
+  signer?: never;
+  verifier?: never;
+}
+
+/** The integrator's own scheme. Without a verifier, answers are not verified. */
+export interface SignerOptions extends CommonOptions {
+  signer: Signer;
+  verifier?: Verifier;
+  secret?: never;
+}
+
+export type PaymentClientOptions = SecretOptions | SignerOptions;
+
+export interface ResolvedOptions {
+  baseUrl: string;
+  merchantId: string;
+  signer: Signer;
+  verifier: Verifier | undefined;
+  onWarning: ((warning: ClientWarning) => void) | undefined;
+  transport: TransportSettings;
+}
+
+export const DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 200, retryMaxMs: 5_000 } as const;
+
+type Check = (value: unknown) => string | undefined;
+
+const nonEmptyString: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string');
+const fn: Check = (v) => (typeof v === 'function' ? undefined : 'must be a function');
+const nonNegative: Check = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a finite number, 0 or more';
+const positive: Check = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : 'must be a finite number above 0';
+const count: Check = (v) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'must be a whole number, 0 or more';
+const httpUrl: Check = (v) => {
+  if (typeof v !== 'string') return 'must be an absolute http(s) URL string';
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return 'must be an absolute http(s) URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http: or https:';
+  if (url.username || url.password) return 'must not carry credentials';
+  if (url.search || url.hash) return 'must not have a query or a fragment';
+  return undefined;
+};
+
+/** Every accepted option with its check; required ones are marked. */
+const OPTION_TABLE: Readonly<Record<string, { check: Check; required?: true }>> = {
+  baseUrl: { check: httpUrl, required: true },
+  merchantId: { check: nonEmptyString, required: true },
+  secret: { check: nonEmptyString },
+  signer: { check: fn },
+  verifier: { check: fn },
+  timeoutMs: { check: positive },
+  maxRetries: { check: count },
+  retryBaseMs: { check: nonNegative },
+  retryMaxMs: { check: nonNegative },
+  fetch: { check: fn },
+  onWarning: { check: fn },
+};
+
+export function resolveOptions(input: unknown): ResolvedOptions {
+  if (typeof input !== 'object' || input === null) {
+    throw new ConfigError([{ path: 'options', message: 'must be an object' }]);
+  }
+  const options = input as Record<string, unknown>;
+  const issues: FieldIssue[] = [];
+  for (const key of Object.keys(options)) {
+    if (!(key in OPTION_TABLE)) issues.push({ path: key, message: 'is not a PaymentClient option' });
+  }
+  for (const [key, rule] of Object.entries(OPTION_TABLE)) {
+    const value = options[key];
+    if (value === undefined) {
+      if (rule.required) issues.push({ path: key, message: 'is required' });
+      continue;
+    }
+    const problem = rule.check(value);
+    if (problem) issues.push({ path: key, message: problem });
+  }
+  const hasSecret = options['secret'] !== undefined;
+  const hasSigner = options['signer'] !== undefined;
+  if (hasSecret === hasSigner) {
+    issues.push({ path: 'secret', message: 'give exactly one of secret or signer' });
+  }
+  if (hasSecret && options['verifier'] !== undefined) {
+    issues.push({ path: 'verifier', message: 'a verifier goes with a signer, not with a secret' });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+
+  const o = options as unknown as PaymentClientOptions;
+  const fetchImpl = o.fetch ?? globalThis.fetch;
+  return {
+    baseUrl: o.baseUrl.replace(/\/+$/, ''),
+    merchantId: o.merchantId,
+    signer: o.secret !== undefined ? hmacSigner(o.secret) : (o.signer as Signer),
+    verifier: o.secret !== undefined ? hmacVerifier(o.secret) : o.verifier,
+    onWarning: o.onWarning,
+    transport: {
+      // Called unbound: some runtimes' fetch throws when `this` is not globalThis.
+      fetch: (url, init) => fetchImpl(url, init),
+      timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
+      maxRetries: o.maxRetries ?? DEFAULTS.maxRetries,
+      retryBaseMs: o.retryBaseMs ?? DEFAULTS.retryBaseMs,
+      retryMaxMs: o.retryMaxMs ?? DEFAULTS.retryMaxMs,
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// toNodeHandler over a real node:http server: raw bytes handed over, 413 over 64 KiB without reading
+// the rest, the Response streamed back, errors to `next` when given.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { MAX_REQUEST_BYTES, toNodeHandler, type FetchHandler } from '../../../src/server/index.js';
+import { startServer } from './service.js';
+
+const servers: Array<{ close(): Promise<void> }> = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+async function serve(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const s = await startServer(listener);
+  servers.push(s);
+  return s.url;
+}
+
+/** Echoes what the handler received, so tests see the Request it was given. */
+const echo: FetchHandler = async (request) => {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const headers = new Headers({ 'content-type': 'application/json', 'x-handler': 'yes' });
+  headers.append('set-cookie', 'a=1');
+  headers.append('set-cookie', 'b=2');
+  return new Response(
+    JSON.stringify({ method: request.method, url: request.url, length: bytes.length, hex: Buffer.from(bytes).toString('hex'), type: request.headers.get('content-type') }),
+    { status: 201, headers },
+  );
+};
+
+/** Sends a raw request with node:http; resolves with the status as soon as an answer arrives. */
+function rawPost(url: string, declaredLength: number | undefined, chunks: Buffer[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}/x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(declaredLength === undefined ? {} : { 'content-length': declaredLength }) },
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    // The server may close while we still write: that is the point of a 413 without reading on.
+    req.on('error', () => undefined);
+    for (const c of chunks) req.write(c);
+    if (declaredLength === undefined || chunks.reduce((n, c) => n + c.length, 0) === declaredLength) req.end();
+  });
+}
+
+describe('toNodeHandler', () => {
+  test('hands over the exact raw bytes, method, URL and headers; streams status, headers and cookies back', async () => {
+    const url = await serve(toNodeHandler(echo));
+    const raw = Buffer.from('{"b": 1,\n "a":"é"}', 'utf8'); // whitespace and order kept: signatures need them
+    const response = await fetch(`${url}/cb?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get('x-handler'), 'yes');
+    assert.deepEqual(response.headers.getSetCookie(), ['a=1', 'b=2']);
+    const seen = (await response.json()) as Record<string, unknown>;
+    assert.equal(seen['hex'], raw.toString('hex'));
+    assert.equal(seen['method'], 'POST');
+    assert.equal(seen['url'], `${url}/cb?x=1`);
+    assert.equal(seen['type'], 'application/json');
+  });
+  test('a body of exactly 64 KiB is accepted', async () => {
+    const url = await serve(toNodeHandler(echo));
+    const { status, body } = await rawPost(url, MAX_REQUEST_BYTES, [Buffer.alloc(MAX_REQUEST_BYTES, 0x20)]);
+    assert.equal(status, 201);
+    assert.equal((JSON.parse(body) as { length: number }).length, MAX_REQUEST_BYTES);
+  });
+  test('a declared Content-Length over 64 KiB answers 413 before reading the body', async () => {
+    let handled = 0;
+    const url = await serve(toNodeHandler(async (r) => (handled++, echo(r))));
+    // Only the first 1 KiB of a declared 10 MiB is ever written: the answer cannot wait for the rest.
+    const { status, body } = await rawPost(url, 10 * 1024 * 1024, [Buffer.alloc(1024, 0x20)]);
+    assert.equal(status, 413);
+    assert.deepEqual(JSON.parse(body), { success: false, message: 'Request body too large' });
+    assert.equal(handled, 0);
+  });
+  test('a chunked body that grows past 64 KiB answers 413 and the handler never runs', async () => {
+    let handled = 0;
+    const url = await serve(toNodeHandler(async (r) => (handled++, echo(r))));
+    const { status } = await rawPost(url, undefined, Array.from({ length: 5 }, () => Buffer.alloc(20 * 1024, 0x20)));
+    assert.equal(status, 413);
+    assert.equal(handled, 0);
+  });
+  test('a handler that throws: the error goes to next when given, else 500', async () => {
+    const boom: FetchHandler = async () => {
+      throw new Error('handler bug');
+    };
+    const nextErrors: unknown[] = [];
+    const withNext = await serve((req, res) =>
+      toNodeHandler(boom)(req, res, (error) => {
+        nextErrors.push(error);
+        res.writeHead(599).end();
+      }),
+    );
+    assert.equal((await fetch(withNext, { method: 'POST', body: '{}' })).status, 599);
+    assert.equal((nextErrors[0] as Error).message, 'handler bug');
+    const without = await serve(toNodeHandler(boom));
+    const response = await fetch(without, { method: 'POST', body: '{}' });
+    assert.equal(response.status, 500);
+    assert.ok(!(await response.text()).includes('handler bug'));
+  });
+  test('behind express.raw(): a Buffer already in req.body is used as the raw body', async () => {
+    const raw = Buffer.from('{"k":1}');
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        (req as IncomingMessage & { body?: unknown }).body = raw;
+        toNodeHandler(echo)(req, res);
+      });
+    });
+    const seen = (await (await fetch(url, { method: 'POST', body: 'ignored', headers: { 'content-type': 'application/json' } })).json()) as Record<string, unknown>;
+    assert.equal(seen['hex'], raw.toString('hex'));
+  });
+  test('behind a JSON body parser (raw bytes gone): a clear error to next', async () => {
+    const nextErrors: unknown[] = [];
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        (req as IncomingMessage & { body?: unknown }).body = { k: 1 };
+        toNodeHandler(echo)(req, res, (error) => {
+          nextErrors.push(error);
+          res.writeHead(500).end();
+        });
+      });
+    });
+    assert.equal((await fetch(url, { method: 'POST', body: '{"k":1}' })).status, 500);
+    assert.match((nextErrors[0] as Error).message, /before body parsers|express\.raw/);
+  });
+  test('GET requests pass through without a body', async () => {
+    const url = await serve(toNodeHandler(echo));
+    const seen = (await (await fetch(url)).json()) as Record<string, unknown>;
+    assert.equal(seen['method'], 'GET');
+    assert.equal(seen['length'], 0);
+  });
+  test('a large streamed Response arrives whole (backpressure respected)', async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    let sent = 0;
+    const url = await serve(
+      toNodeHandler(async () => {
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent++ < 128) controller.enqueue(chunk);
+            else controller.close();
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
+      }),
+    );
+    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    assert.equal(bytes.length, 128 * 64 * 1024);
+    assert.ok(bytes.every((b) => b === 0x61));
+  });
+});
+
+test('pay-form/server loads no Node module at run time (Workers, Deno): only type imports from node:', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const dir = new URL('../../../src/server/', import.meta.url);
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.ts'))) {
+    const source = await readFile(new URL(file, dir), 'utf8');
+    const runtime = source.split('\n').filter((line) => /^import (?!type ).*from 'node:/.test(line));
+    assert.deepEqual(runtime, [], file);
+  }
+});
+

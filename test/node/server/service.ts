@@ -1,0 +1,131 @@
+// A real HTTP server on 127.0.0.1 (port 0) playing the payment service: it records every request it
+// receives (so tests can count what reached the wire) and answers through a per-test function.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { canonicalJson, sign } from '../../../src/server/signature.js';
+import { PaymentClient, type PaymentClientOptions } from '../../../src/server/index.js';
+
+export const SECRET = 'test-secret-ключ-Ω';
+export const MERCHANT = 'merchant-7';
+
+export interface Recorded {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  text: string;
+  json: Record<string, unknown> | undefined;
+}
+
+export type Responder = (request: Recorded, res: ServerResponse) => void | Promise<void>;
+
+export interface Service {
+  url: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+export async function startServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function startService(respond: Responder): Promise<Service> {
+  const requests: Recorded[] = [];
+  const { url, close } = await startServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let json: Record<string, unknown> | undefined;
+      try {
+        json = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        json = undefined;
+      }
+      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, text, json };
+      requests.push(recorded);
+      void Promise.resolve(respond(recorded, res)).catch(() => res.destroy());
+    });
+  });
+  return { url, requests, close };
+}
+
+/** Writes a JSON answer signed with the shared sign() (or with `signature` given to tamper). */
+export async function answerSigned(
+  res: ServerResponse,
+  status: number,
+  payload: Record<string, unknown>,
+  secret = SECRET,
+): Promise<void> {
+  const body = { ...payload, signature: await sign(payload, secret) };
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** The service's happy path: token → a key; payout → the invoice, echoing the request. */
+export const happyService: Responder = async (request, res) => {
+  const body = request.json ?? {};
+  if (request.path === '/api/jsapi/obtain_token/') {
+    await answerSigned(res, 200, { success: true, key: `key-${String(body['request_id'])}` });
+  } else {
+    await answerSigned(res, 200, {
+      success: true,
+      status: 'created',
+      invoice_id: 'inv-1',
+      request_id: body['request_id'],
+      amount: body['amount'],
+      currency: body['currency'],
+      site_login: body['site_login'],
+      site_id: body['site_id'],
+    });
+  }
+};
+
+/** The default signature computed independently: node:crypto over the canonical message. */
+export const hmacHex = (message: string, secret = SECRET) => createHmac('sha256', secret).update(message, 'utf8').digest('hex');
+
+/** Checks what reached the wire was signed correctly (the canonical string from the shared code). */
+export function wireSignatureOk(json: Record<string, unknown>, secret = SECRET): boolean {
+  return json['signature'] === hmacHex(canonicalJson(json), secret);
+}
+
+export function clientFor(url: string, extra: Partial<PaymentClientOptions> = {}): PaymentClient {
+  return new PaymentClient({
+    baseUrl: url,
+    merchantId: MERCHANT,
+    secret: SECRET,
+    retryBaseMs: 1,
+    retryMaxMs: 20,
+    ...extra,
+  } as PaymentClientOptions);
+}
+
+export const TOKEN = { site_login: 'alice', site_id: 12, request_id: 'order-1', amount: 1500, currency: 'USD' } as const;
+
+export const PAYOUT = {
+  site_login: 'alice',
+  site_id: 12,
+  request_id: 'payout-1',
+  amount: 2500,
+  currency: 'EUR',
+  method: 'card',
+  additional_fields: { card_number: '4111111111111111' },
+} as const;
+
+/** A port with nothing listening on it: a server is opened, its port noted, and closed again. */
+export async function refusedUrl(): Promise<string> {
+  const s = await startServer(() => undefined);
+  await s.close();
+  return s.url;
+}
