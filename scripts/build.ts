@@ -18,7 +18,7 @@ const quiet: InlineConfig = { configFile: false, logLevel: 'warn', root: root.pa
 export async function buildModules(): Promise<void> {
   const names = [...ENTRIES.map((entry) => entry.name), CLI].filter((name) => !process.env.BUILD_PARTIAL || existsSync(src(name)));
   const missing = names.filter((name) => !existsSync(src(name)));
-  if (missing.length && !process.env.BUILD_PARTIAL) throw new Error(`build: entry sources missing: ${missing.join(', ')}`);
+  if (missing.length) throw new Error(`build: entry sources missing: ${missing.join(', ')}`);
   await build({
     ...quiet,
     build: {

@@ -50,7 +50,8 @@ test('the script-tag bundles are self-contained production builds named by unpkg
     assert.ok(!/dev mode/i.test(code), `${file}: Lit in production mode`);
     assert.ok(!code.includes('process.env'), file);
     assert.ok(/customElements\.define\([`"]pay-form[`"]/.test(code), `${file} defines the tag`);
-    assert.ok(!code.includes('\n  '), `${file} is minified`);
+    // Minified: what line breaks are left sit inside the element's css`` and html`` template strings.
+    assert.ok(code.split('\n').length < 100, `${file} is minified`);
   }
 });
 
