@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
 import { BUNDLES, CLI, ENTRIES, isExternal } from './entries.js';
 import { sriOf } from './sri.js';
@@ -36,49 +37,40 @@ export async function buildModules(): Promise<void> {
   });
 }
 
-/** The script-tag bundles, ES module and classic script, with Lit inside in production mode. */
-export async function buildBundles(): Promise<void> {
-  await build({
+/** The minified browser build of the root entry, as a page gets it (not lib mode: Vite keeps white
+ *  space in lib-mode ES output, and these files are for pages, not bundlers). */
+function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolean; output: OutputOptions | OutputOptions[] }): InlineConfig {
+  return {
     ...quiet,
     mode: 'production',
     resolve: { conditions: ['module', 'browser', 'production'] },
     build: {
       outDir: 'dist',
       emptyOutDir: false,
+      write,
       target: 'es2022',
       minify: true,
-      // Not lib mode: Vite keeps whitespace in lib-mode ES output, and these files are for pages, not bundlers.
       copyPublicDir: false,
-      rolldownOptions: {
-        input: src('index'),
-        preserveEntrySignatures: 'strict',
-        output: [
-          { format: 'es', entryFileNames: BUNDLES.esm },
-          { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife },
-        ],
-      },
+      rolldownOptions: { input: src('index'), preserveEntrySignatures: 'strict', ...rolldown },
     },
-  });
+  };
+}
+
+/** The script-tag bundles, ES module and classic script, with Lit inside in production mode. */
+export async function buildBundles(): Promise<void> {
+  await build(
+    pageBuild(true, {
+      output: [
+        { format: 'es', entryFileNames: BUNDLES.esm },
+        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife },
+      ],
+    }),
+  );
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
 export async function buildElementWithoutLit(): Promise<string> {
-  const result = await build({
-    ...quiet,
-    mode: 'production',
-    build: {
-      write: false,
-      target: 'es2022',
-      minify: true,
-      copyPublicDir: false,
-      rolldownOptions: {
-        input: src('index'),
-        preserveEntrySignatures: 'strict',
-        external: (id) => id === 'lit' || id.startsWith('lit/'),
-        output: { format: 'es' },
-      },
-    },
-  });
+  const result = await build(pageBuild(false, { external: (id) => id === 'lit' || id.startsWith('lit/'), output: { format: 'es' } }));
   const outputs = Array.isArray(result) ? result : [result];
   const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk');
   if (chunks.length !== 1 || chunks[0] === undefined) throw new Error(`build: expected one chunk without Lit, got ${chunks.length}`);
