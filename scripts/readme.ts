@@ -39,7 +39,8 @@ export interface ScriptTag {
   crossorigin: string | null;
 }
 
-/** Every `<script … src=…/dist/pay-form…min.js …>` in the README, with its integrity and crossorigin. */
+/** Every `<script … src="https://…/dist/pay-form…min.js" …>` in the README (the tags a merchant copies;
+ *  the demo's local `/dist/…` tag is not one), with its integrity and crossorigin. */
 export function bundleScriptTags(readme: string): ScriptTag[] {
   const files = Object.values(BUNDLES) as string[];
   const tags: ScriptTag[] = [];
@@ -47,7 +48,7 @@ export function bundleScriptTags(readme: string): ScriptTag[] {
     const tag = match[0];
     const src = /\bsrc="([^"]+)"/.exec(tag)?.[1];
     const file = src?.split('/').pop();
-    if (src === undefined || file === undefined || !files.includes(file)) continue;
+    if (src === undefined || !src.startsWith('https://') || file === undefined || !files.includes(file)) continue;
     tags.push({
       file,
       src,
