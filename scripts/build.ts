@@ -17,7 +17,7 @@ const quiet: InlineConfig = { configFile: false, logLevel: 'warn', root: root.pa
 
 /** The npm modules: browser and Node entries in one pass, since the server shares form-url with the element. */
 export async function buildModules(): Promise<void> {
-  const names = [...ENTRIES.map((entry) => entry.name), CLI].filter((name) => !process.env.BUILD_PARTIAL || existsSync(src(name)));
+  const names = [...ENTRIES.map((entry) => entry.name), CLI];
   const missing = names.filter((name) => !existsSync(src(name)));
   if (missing.length) throw new Error(`build: entry sources missing: ${missing.join(', ')}`);
   await build({
