@@ -36,6 +36,13 @@ const CHECKERS = [
     wrong: /Property 'code' does not exist on type 'PayFormSuccessDetail'/,
   },
   {
+    framework: 'Node ESM backend',
+    fixture: 'node-server',
+    bin: 'tsc',
+    args: ['-p', 'tsconfig.json'],
+    wrong: /server\.ts.*TS2322: Type 'string' is not assignable to type 'number'/,
+  },
+  {
     framework: 'Angular 21',
     fixture: 'angular',
     bin: 'ngc',
@@ -72,4 +79,22 @@ test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form>
   assert.match(code, /createElementBlock\("pay-form"|createElementVNode\("pay-form"/);
   assert.equal(isCustomElement('pay-form'), true);
   assert.equal(isCustomElement('pay-form-x'), false);
+});
+
+test('plain Node ESM imports pay-form/server and pay-form/sandbox by name and gets a real key', async () => {
+  distFile('server/index.js');
+  const script = new URL('test/frameworks/node-server/run.mjs', root);
+  const output = await new Promise<string>((resolve, reject) => {
+    // No tsx here: what runs is the built package, resolved through its own "exports".
+    const child = spawn(process.execPath, [script.pathname], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${err}`))));
+  });
+  const result = JSON.parse(output) as { key: string; refused: string[] };
+  assert.match(result.key, /^[A-Za-z0-9_-]{20,}$/);
+  assert.deepEqual(result.refused.sort(), ['additional_fields.card_number', 'currency']);
 });
