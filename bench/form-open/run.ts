@@ -1,7 +1,8 @@
 // bench/form-open (issue 6 item 1), real Chromium (playwright-core, test/chromium.mjs launchOptions()).
 //   npm run bench:form-open [-- runs delayMs]
-// Method: every measurement is on a fresh page in a fresh browser context (no shared sockets or
-// cache), host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
+// Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
+// incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
+// opens), which would hide what preconnect does for real users. Host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
 // production). The element is the esbuild production bundle of src/index.ts, served no-store.
 //   define: performance.now() before appending <script type=module src=bundle> to
 //           customElements.whenDefined('pay-form').
@@ -16,12 +17,16 @@
 //   preconnect: a TCP proxy in front of the service holds each new connection's bytes for N ms
 //           (connection setup costs N ms); the element with base-url set 3N ms before the key (its
 //           <link rel=preconnect> has time to pay that cost) vs base-url and key set together;
-//           measured to responseStart (first byte of the answer, after the proxy).
+//           measured to responseStart (first byte of the answer, after the proxy). Each such page gets
+//           its own proxy port (a new origin), so no socket from an earlier page can be reused.
+// The service answers `Connection: close` and the bundle `no-store`: no page inherits a warm socket.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { cpus } from 'node:os';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildBrowserBundle } from '../element-bundle.js';
 
 const runs = Number(process.argv[2] ?? 60);
@@ -40,7 +45,12 @@ async function listen(host: string, listener: Listener) {
 const arrivals = new Map<string, number>();
 const service = await listen('127.0.0.1', (req, res) => {
   arrivals.set(req.url ?? '', performance.timeOrigin + performance.now());
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'timing-allow-origin': '*', 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'timing-allow-origin': '*',
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
   res.end('<!doctype html><title>form</title><p>form');
 });
 const serviceUrl = `http://127.0.0.1:${service.port}`;
@@ -94,9 +104,8 @@ interface OpenTiming {
   longtasks: number[];
 }
 
-async function freshPage(browser: Browser, url = hostUrl): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+async function freshPage(browser: BrowserContext, url = hostUrl): Promise<Page> {
+  const page = await browser.newPage();
   await page.goto(url);
   return page;
 }
@@ -160,8 +169,12 @@ function quantile(xs: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }
 const ms = (x: number) => x.toFixed(2).padStart(7);
+const W = 52;
+const rule = (extra = '') => `|${'-'.repeat(W + 2)}|---------|---------|${extra}`;
+const line = (label: string, xs: number[], extra = '') => `| ${label.padEnd(W)} | ${ms(median(xs))} | ${ms(quantile(xs, 0.95))} |${extra}`;
 
-const browser = await chromium.launch(launchOptions());
+const profile = mkdtempSync(join(tmpdir(), 'pay-form-bench-'));
+const browser = await chromium.launchPersistentContext(profile, launchOptions());
 try {
   const defineTimes: number[] = [];
   const element: OpenTiming[] = [];
@@ -178,7 +191,7 @@ try {
       if (how === 'element') define = await defineBundle(page);
       const timing = await openForm(page, how, serviceUrl, key, 100);
       const arrival = arrivals.get(`/api/jsapi/open/${key}/`) ?? NaN;
-      await page.context().close();
+      await page.close();
       if (warmup) continue;
       if (how === 'element') {
         defineTimes.push(define);
@@ -191,7 +204,6 @@ try {
     }
   }
 
-  const proxy = await delayingProxy(delayMs);
   const preRuns = Math.max(20, Math.round(runs / 2));
   const preconnectRows: string[] = [];
   for (const [site, pageUrl] of [
@@ -202,40 +214,38 @@ try {
     const sockets = { element: 0, 'element-late-base': 0 };
     for (let i = 0; i < preRuns; i++) {
       for (const how of i % 2 === 0 ? (['element', 'element-late-base'] as const) : (['element-late-base', 'element'] as const)) {
+        const proxy = await delayingProxy(delayMs);
         const page = await freshPage(browser, pageUrl);
         await defineBundle(page);
-        const before = proxy.connections();
         const timing = await openForm(page, how, proxy.url, `p-${site}-${how}-${i}`, 3 * delayMs);
-        await page.context().close();
-        sockets[how] += proxy.connections() - before;
-        times[how].push(timing.response);
+        await page.close();
+        sockets[how] += proxy.connections();
+              times[how].push(timing.response);
       }
     }
     const pre = times.element;
     const none = times['element-late-base'];
-    const cell = (label: string, xs: number[], n: number) =>
-      `| ${label.padEnd(48)} | ${ms(median(xs))} | ${ms(quantile(xs, 0.95))} | ${(n / preRuns).toFixed(2).padStart(7)} |`;
-    preconnectRows.push(cell(`${site}: base-url before the key (preconnected)`, pre, sockets.element));
-    preconnectRows.push(cell(`${site}: base-url with the key (no head start)`, none, sockets['element-late-base']));
-    preconnectRows.push(`| ${`${site}: preconnect saves (median)`.padEnd(48)} | ${ms(median(none) - median(pre))} |         |         |`);
+    const sock = (n: number) => ` ${(n / preRuns).toFixed(2).padStart(7)} |`;
+    preconnectRows.push(line(`${site}: base-url before the key (preconnected)`, pre, sock(sockets.element)));
+    preconnectRows.push(line(`${site}: base-url with the key (no head start)`, none, sock(sockets['element-late-base'])));
+    preconnectRows.push(`| ${`${site}: preconnect saves (median)`.padEnd(W)} | ${ms(median(none) - median(pre))} |         |         |`);
   }
-  proxy.server.close();
 
   const longOf = (xs: OpenTiming[]) => xs.reduce((n, t) => n + t.longtasks.filter((d) => d > 50).length, 0);
   const requestEl = element.map((t) => t.request);
   const requestIf = iframe.map((t) => t.request);
   const diff = median(requestEl) - median(requestIf);
-  const version = browser.version();
+  const version = browser.browser()?.version() ?? '?';
   console.log(`bench/form-open, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Chromium ${version} headless, Node ${process.version}`);
-  console.log(`${runs} runs per row (after 3 warm-up runs), each on a fresh page in a fresh browser context; loopback; production bundle ${(code.length / 1024).toFixed(1)} KiB minified`);
+  console.log(`${runs} runs per row (after 3 warm-up runs), each on a fresh page (one regular profile, no warm sockets); loopback; production bundle ${(code.length / 1024).toFixed(1)} KiB minified`);
   console.log('');
-  console.log('| measure (ms)                                     |  median |     p95 |');
-  console.log('|--------------------------------------------------|---------|---------|');
-  console.log(`| script tag -> customElements.whenDefined          | ${ms(median(defineTimes))} | ${ms(quantile(defineTimes, 0.95))} |`);
-  console.log(`| set key -> form request sent (pay-form)           | ${ms(median(requestEl))} | ${ms(quantile(requestEl, 0.95))} |`);
-  console.log(`| insert <iframe src> -> form request sent (base)   | ${ms(median(requestIf))} | ${ms(quantile(requestIf, 0.95))} |`);
-  console.log(`| set key -> request arrives at service (pay-form)  | ${ms(median(serverElement))} | ${ms(quantile(serverElement, 0.95))} |`);
-  console.log(`| insert iframe -> request arrives at service       | ${ms(median(serverIframe))} | ${ms(quantile(serverIframe, 0.95))} |`);
+  console.log(`| ${'measure (ms)'.padEnd(W)} |  median |     p95 |`);
+  console.log(rule());
+  console.log(line('script tag -> customElements.whenDefined', defineTimes));
+  console.log(line('set key -> form request sent (pay-form)', requestEl));
+  console.log(line('insert <iframe src> -> form request sent (baseline)', requestIf));
+  console.log(line('set key -> request arrives at service (pay-form)', serverElement));
+  console.log(line('insert <iframe src> -> request arrives at service', serverIframe));
   console.log('');
   console.log(
     `pay-form vs hand-written iframe at the median: ${diff >= 0 ? '+' : ''}${diff.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestIf)).toFixed(2)}; target within 1 ms: ${Math.abs(diff) <= 1 || diff < 0 ? 'met' : 'MISSED'}`,
@@ -243,11 +253,12 @@ try {
   console.log(`long tasks (> 50 ms): ${longOf(element)} on ${element.length} pay-form pages (bundle load + open), ${longOf(iframe)} on ${iframe.length} iframe pages`);
   console.log('');
   console.log(`preconnect: connection setup delayed ${delayMs} ms by a TCP proxy in front of the service, ${preRuns} runs per row; set key -> first byte of the form (responseStart); page on http://localhost (cross-site) or http://127.0.0.1 (same-site) with the service on http://127.0.0.1:`);
-  console.log('| page and base-url                                |  median |     p95 | sockets |');
-  console.log('|--------------------------------------------------|---------|---------|---------|');
+  console.log(`| ${'page and base-url (ms)'.padEnd(W)} |  median |     p95 | sockets |`);
+  console.log(rule('---------|'));
   for (const line of preconnectRows) console.log(line);
 } finally {
   await browser.close();
+  rmSync(profile, { recursive: true, force: true });
   service.server.close();
   host.server.close();
   sameSiteHost.server.close();
