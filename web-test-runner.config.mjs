@@ -5,6 +5,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { launchOptions } from './test/chromium.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
+import { distMiddleware, ssrPlugin } from './test/ssr-render.mjs';
 
 export default {
   files: ['test/browser/**/*.test.ts'],
@@ -13,6 +14,7 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 120000,
   testFramework: { config: { timeout: 10000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin()],
+  middleware: [distMiddleware()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin()],
   browsers: [playwrightLauncher({ product: 'chromium', launchOptions: launchOptions() })],
 };

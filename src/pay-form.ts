@@ -160,6 +160,7 @@ export class PayForm extends LitElement {
   #token: TokenStatus | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #needsRun = false;
+  #hydrating = false;
 
   constructor() {
     super();
@@ -183,6 +184,9 @@ export class PayForm extends LitElement {
   }
 
   override connectedCallback(): void {
+    // Server-rendered (a declarative shadow root is already there): Lit's hydration checks the first
+    // render against the server's HTML, which frames nothing, so the form opens one update later.
+    if (!this.hasUpdated && this.shadowRoot !== null) this.#hydrating = true;
     super.connectedCallback();
     window.addEventListener('message', this.#onMessage);
     document.addEventListener('securitypolicyviolation', this.#onCspViolation);
@@ -215,7 +219,7 @@ export class PayForm extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#forgetToken();
-    if (!this.isConnected) return;
+    if (!this.isConnected || this.#hydrating) return;
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
       this.#run();
@@ -223,6 +227,11 @@ export class PayForm extends LitElement {
   }
 
   protected override updated(): void {
+    if (this.#hydrating) {
+      this.#hydrating = false;
+      void this.updateComplete.then(() => this.requestUpdate());
+      return;
+    }
     const dialog = this.renderRoot.querySelector('dialog');
     if (dialog && !dialog.open && this.isConnected) {
       // showModal() remembers the focused element and close() returns focus to it (HTML's dialog

@@ -3,7 +3,12 @@
 type MochaDone = (error?: unknown) => void;
 type MochaTest = ((this: unknown) => void | Promise<unknown>) | ((this: unknown, done: MochaDone) => void);
 
-declare function describe(title: string, body: () => void): void;
+/** The part of mocha's suite context the tests use: a per-suite limit for slow, many-run properties. */
+interface MochaSuiteContext {
+  timeout(ms: number): void;
+}
+
+declare function describe(title: string, body: (this: MochaSuiteContext) => void): void;
 declare function it(title: string, body: MochaTest): void;
 declare function before(body: MochaTest): void;
 declare function after(body: MochaTest): void;

@@ -31,6 +31,8 @@ describe('<pay-form> navigation', () => {
     const target = `${page}/test/browser/fixtures/landed.html?from=redirect-url`;
     const frame = await host({ 'redirect-url': target });
     await waitUntil(() => frame.contentWindow?.location.href === target, 'the host page navigated', { timeout: 8000 });
+    // The URL changes before the new document is parsed: wait for its heading, not just the address.
+    await waitUntil(() => frame.contentDocument?.querySelector('h1') != null, 'the landed page parsed', { timeout: 8000 });
     expect(frame.contentDocument?.querySelector('h1')?.textContent).to.equal('Landed');
   });
 

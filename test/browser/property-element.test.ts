@@ -18,7 +18,11 @@ async function setFresh(el: PayForm, events: Recorded[], name: 'key' | 'redirect
   await el.updateComplete;
 }
 
-describe('<pay-form> properties through a real element', () => {
+describe('<pay-form> properties through a real element', function () {
+  // Hundreds of real renders: on a loaded 2-core machine this can pass mocha's default 10 s; the limit is
+  // a guard against a hang, not a speed claim.
+  this.timeout(120000);
+
   it('no key makes the iframe leave {base}/api/jsapi/open/ (300 runs)', async () => {
     const { service } = await origins();
     const base = `${service}/shop/`;

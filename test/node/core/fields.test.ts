@@ -24,18 +24,7 @@ const seedPayoutFields: Record<string, { required: string[]; optional: string[] 
   sbp_qr: { required: [], optional: [] },
 };
 
-const payout = (over: Record<string, unknown> = {}) => ({
-  merchant_id: 'm-1',
-  site_login: 'alice',
-  site_id: 7,
-  request_id: 'order-1',
-  amount: 1050,
-  currency: 'USD',
-  method: 'card',
-  additional_fields: { card_number: '4111111111111111' },
-  ...over,
-});
-
+/** The fields both requests share, valid. */
 const token = (over: Record<string, unknown> = {}) => ({
   merchant_id: 'm-1',
   site_login: 'alice',
@@ -45,6 +34,9 @@ const token = (over: Record<string, unknown> = {}) => ({
   currency: 'USD',
   ...over,
 });
+
+const payout = (over: Record<string, unknown> = {}) =>
+  token({ method: 'card', additional_fields: { card_number: '4111111111111111' }, ...over });
 
 const paths = (issues: FieldIssue[]) => issues.map((i) => i.path).sort();
 function refused(result: ReturnType<typeof validatePayoutRequest> | ReturnType<typeof validateTokenRequest>) {

@@ -1,0 +1,136 @@
+// `npm start`: Vite serves the shop's pages, and this plugin is the shop's backend. It starts the
+// embedded sandbox payment service on another origin (127.0.0.1) unless the environment names a real
+// service, and mounts the token and callback handlers of pay-form/server under /api/checkout/.
+import type { AddressInfo } from 'node:net';
+import type { Plugin } from 'vite';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { escapeHtml } from '../src/sandbox/pages.js';
+import { CHECKOUT_PREFIX, DemoBackend, type DemoBackendConfig } from './backend.js';
+
+export interface DemoBackendOptions {
+  /** Where PAY_FORM_* settings are read; default process.env (read when the server starts). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The sandbox's demo sites: site 1 as usual, site 2 with the redirect_url setting. */
+const SANDBOX_SITE = 1;
+const SANDBOX_REDIRECT_SITE = 2;
+const DEFAULT_SANDBOX_PORT = 8787;
+
+export class DemoConfigError extends Error {
+  override name = 'DemoConfigError';
+}
+
+const REAL_SERVICE_VARS = ['PAY_FORM_BASE_URL', 'PAY_FORM_MERCHANT_ID', 'PAY_FORM_SECRET'] as const;
+
+/** A whole-number variable: site ids from 1, the sandbox port from 0 (any free port). */
+function wholeNumber(env: DemoBackendOptions['env'], name: string, min: 0 | 1): number | undefined {
+  const text = env?.[name];
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new DemoConfigError(`${name} must be a whole number from ${min}`);
+  return Number(text);
+}
+
+/** The real service when all three variables are set; the sandbox when none is; an error in between. */
+export function serviceFromEnv(env: DemoBackendOptions['env'] = {}): Omit<DemoBackendConfig, 'sandbox'> | undefined {
+  const set = REAL_SERVICE_VARS.filter((name) => env[name]);
+  if (set.length === 0) return undefined;
+  if (set.length < REAL_SERVICE_VARS.length) {
+    const missing = REAL_SERVICE_VARS.filter((name) => !env[name]);
+    throw new DemoConfigError(`set all of ${REAL_SERVICE_VARS.join(', ')} to use a real service; missing ${missing.join(', ')}`);
+  }
+  return {
+    baseUrl: env.PAY_FORM_BASE_URL as string,
+    merchantId: env.PAY_FORM_MERCHANT_ID as string,
+    secret: env.PAY_FORM_SECRET as string,
+    siteId: wholeNumber(env, 'PAY_FORM_SITE_ID', 1) ?? 1,
+    redirectSiteId: wholeNumber(env, 'PAY_FORM_REDIRECT_SITE_ID', 1),
+  };
+}
+
+async function sandboxOnFreePort(port: number, callbackUrl: string, secret: string): Promise<Sandbox> {
+  const options = { host: '127.0.0.1', callbackUrl, secret, redirectMode: [SANDBOX_REDIRECT_SITE] };
+  try {
+    return await startSandbox({ ...options, port });
+  } catch (error) {
+    // A second `npm start`, or anything else on the default port: take any free one instead.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
+    return startSandbox({ ...options, port: 0 });
+  }
+}
+
+interface Running {
+  backend: DemoBackend;
+  sandbox: Sandbox | undefined;
+}
+
+export function demoBackend(options: DemoBackendOptions = {}): Plugin {
+  let running: Promise<Running> | undefined;
+  let stopped = false;
+
+  const stop = async () => {
+    if (stopped || !running) return;
+    stopped = true;
+    const { backend, sandbox } = await running.catch(() => ({ backend: undefined, sandbox: undefined }));
+    backend?.close();
+    await sandbox?.close();
+  };
+
+  return {
+    name: 'pay-form-demo-backend',
+    apply: 'serve',
+    configureServer(server) {
+      const httpServer = server.httpServer;
+      if (!httpServer) throw new DemoConfigError("the demo backend needs Vite's own HTTP server, not middleware mode");
+      const env = options.env ?? process.env;
+      // A half-set environment stops `npm start` at once, before anything listens.
+      const real = serviceFromEnv(env);
+      const realBackend = real ? new DemoBackend({ ...real, sandbox: false }) : undefined;
+      const sandboxPort = wholeNumber(env, 'PAY_FORM_SANDBOX_PORT', 0) ?? DEFAULT_SANDBOX_PORT;
+      running = new Promise<Running>((resolve, reject) => {
+        httpServer.once('listening', () => {
+          const { address, family, port } = httpServer.address() as AddressInfo;
+          const host = family === 'IPv6' ? `[${address}]` : address;
+          const callbackUrl = `http://${host}:${port}${CHECKOUT_PREFIX}callback`;
+          (async (): Promise<Running> => {
+            if (realBackend) return { backend: realBackend, sandbox: undefined };
+            // A fresh secret each run: it only has to be shared by this backend and its own sandbox.
+            const secret = crypto.randomUUID();
+            const sandbox = await sandboxOnFreePort(sandboxPort, callbackUrl, secret);
+            const backend = new DemoBackend({
+              baseUrl: sandbox.url, merchantId: sandbox.merchantId, secret,
+              siteId: SANDBOX_SITE, redirectSiteId: SANDBOX_REDIRECT_SITE, sandbox: true,
+            });
+            return { backend, sandbox };
+          })().then((started) => {
+            const service = started.sandbox
+              ? `the embedded sandbox at ${started.sandbox.url} (merchant ${started.sandbox.merchantId})`
+              : `${started.backend.config.baseUrl} (merchant ${started.backend.config.merchantId}, from PAY_FORM_* variables)`;
+            server.config.logger.info(
+              `\n  pay-form demo: open http://localhost:${port}/ and press Pay\n` +
+                `  payment service: ${service}\n  callbacks are received at ${callbackUrl}\n`,
+            );
+            resolve(started);
+          }, reject);
+        });
+      });
+      running.catch((error: unknown) => server.config.logger.error(`pay-form demo backend did not start: ${String(error)}`));
+      httpServer.once('close', () => void stop());
+
+      server.middlewares.use((req, res, next) => {
+        if (!req.url?.startsWith(CHECKOUT_PREFIX) || !running) return next();
+        running.then(({ backend }) => backend.middleware(req, res, next), next);
+      });
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      // Pages name the service with %PAY_FORM_BASE_URL%, so the script-tag page needs no script to know it.
+      async handler(html) {
+        if (!html.includes('%PAY_FORM_BASE_URL%') || !running) return html;
+        const { backend } = await running;
+        return html.replaceAll('%PAY_FORM_BASE_URL%', escapeHtml(backend.config.baseUrl));
+      },
+    },
+    closeBundle: stop,
+  };
+}

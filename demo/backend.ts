@@ -1,0 +1,161 @@
+// The demo merchant's backend: the shop's own routes under /api/checkout/, built on pay-form/server.
+// The secret stays here; the page gets the service's base URL, its orders, keys and the callback log.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
+  type NodeHandler, type TokenParams,
+} from '../src/server/index.js';
+import { isJsonContentType } from '../src/server/body.js';
+import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
+
+export interface DemoBackendConfig {
+  /** The payment service: the embedded sandbox, or a real one named by the environment. */
+  baseUrl: string;
+  merchantId: string;
+  secret: string;
+  /** The merchant's site at the service, and the one that has the redirect_url setting (if any). */
+  siteId: number;
+  redirectSiteId: number | undefined;
+  sandbox: boolean;
+}
+
+export interface CallbackLogEntry {
+  received_at: string;
+  invoice_id: string;
+  request_id: string;
+  status: string;
+  amount: number | undefined;
+  currency: string | undefined;
+  product: string | undefined;
+}
+
+export const CHECKOUT_PREFIX = '/api/checkout/';
+
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+
+/** The shop's customer on the demo: fixed, since the demo has no accounts. */
+const DEMO_CUSTOMER = 'demo-customer';
+
+export class DemoBackend {
+  readonly orders = new OrderBook();
+  readonly #log: CallbackLogEntry[] = [];
+  readonly #streams = new Set<ServerResponse>();
+  readonly #routes: Readonly<Record<string, NodeHandler>>;
+
+  constructor(readonly config: DemoBackendConfig) {
+    const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
+    const tokenHandler = createTokenHandler({
+      client,
+      resolve: (request, body) => this.#tokenParams(request, body.order_ref),
+    });
+    const callbackHandler = createCallbackHandler({ secret: config.secret, onStatus: (payload) => this.#record(payload) });
+    const node = (handler: FetchHandler) => toNodeHandler(handler);
+    this.#routes = {
+      'GET config': node(async () => json(200, this.#publicConfig())),
+      'GET catalogue': node(async () =>
+        json(200, { products: priceList(), currencies: Object.keys(RATES), methods: DEMO_METHODS, languages: DEMO_LANGUAGES }),
+      ),
+      'POST orders': node((request) => this.#createOrder(request)),
+      'POST token': node(tokenHandler),
+      'POST callback': node(callbackHandler),
+      'GET callbacks': node(async () => json(200, this.#log)),
+      'GET events': (req, res) => this.#stream(req, res),
+    };
+  }
+
+  /** Connect middleware for Vite: the shop's routes, everything else passes on. */
+  readonly middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
+    if (!path.startsWith(CHECKOUT_PREFIX)) return next();
+    const route = this.#routes[`${req.method} ${path.slice(CHECKOUT_PREFIX.length)}`];
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"success":false,"message":"Not found"}');
+      return;
+    }
+    route(req, res, next);
+  };
+
+  callbacks(): readonly CallbackLogEntry[] {
+    return this.#log;
+  }
+
+  close(): void {
+    for (const res of this.#streams) res.end();
+    this.#streams.clear();
+  }
+
+  #publicConfig() {
+    return {
+      base_url: this.config.baseUrl,
+      sandbox: this.config.sandbox,
+      redirect_mode_available: this.config.redirectSiteId !== undefined,
+    };
+  }
+
+  async #createOrder(request: Request): Promise<Response> {
+    let input: unknown;
+    try {
+      if (!isJsonContentType(request.headers.get('content-type'))) throw new TypeError('not JSON');
+      input = await request.json();
+    } catch {
+      return json(400, { success: false, message: INVALID_JSON_MESSAGE });
+    }
+    const checked = checkChoices(input);
+    if (!checked.ok) return json(400, { success: false, issues: checked.issues });
+    if (checked.value.redirect_mode && this.config.redirectSiteId === undefined) {
+      return json(400, { success: false, issues: [{ field: 'redirect_mode', message: 'this service has no redirect site configured' }] });
+    }
+    const { order_ref, amount, currency, product_name } = this.orders.create(checked.value);
+    return json(201, { order_ref, amount, currency, product_name });
+  }
+
+  /** The token request for an order, from the shop's own data. success_url / fail_url point back at the
+   *  origin the page was loaded from, so the return page's message comes from the page's own origin. */
+  #tokenParams(request: Request, orderRef: string | undefined): TokenParams | null {
+    const order = this.orders.get(orderRef);
+    if (!order) return null;
+    const origin = new URL(request.url).origin;
+    const siteId = order.redirect_mode ? (this.config.redirectSiteId as number) : this.config.siteId;
+    return {
+      site_login: DEMO_CUSTOMER,
+      site_id: siteId,
+      request_id: order.order_ref,
+      amount: order.amount,
+      currency: order.currency,
+      method: order.method as TokenParams['method'],
+      language: order.language,
+      success_url: `${origin}/demo/return.html?status=success`,
+      fail_url: `${origin}/demo/return.html?status=fail`,
+    };
+  }
+
+  #record(payload: CallbackPayload): void {
+    const order = this.orders.get(typeof payload.request_id === 'string' ? payload.request_id : undefined);
+    if (order && payload.status === 'success') order.status = 'paid';
+    if (order && payload.status === 'fail') order.status = 'failed';
+    const entry: CallbackLogEntry = {
+      received_at: new Date().toISOString(),
+      invoice_id: payload.invoice_id,
+      request_id: String(payload.request_id ?? ''),
+      status: payload.status,
+      amount: typeof payload.amount === 'number' ? payload.amount : undefined,
+      currency: typeof payload.currency === 'string' ? payload.currency : undefined,
+      product: order?.product_name,
+    };
+    this.#log.push(entry);
+    for (const res of this.#streams) res.write(`event: callback\ndata: ${JSON.stringify(entry)}\n\n`);
+  }
+
+  /** Server-Sent Events: every callback so far, then each new one as it is verified. */
+  #stream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write(': pay-form demo callback log\n\n');
+    for (const entry of this.#log) res.write(`event: callback\ndata: ${JSON.stringify(entry)}\n\n`);
+    this.#streams.add(res);
+    req.on('close', () => this.#streams.delete(res));
+  }
+}

@@ -1,0 +1,111 @@
+// The demo shop's products and orders. The amount of an order is computed here, on the backend, from
+// the product and the currency: the browser names an order, never an amount.
+import { FORM_LANGUAGES, FORM_METHODS } from '../src/server/fields.js';
+import { formatAmount, minorDigits } from '../src/sandbox/money.js';
+
+export interface Product {
+  id: string;
+  name: string;
+  /** The price in US cents; other currencies follow the fixed demo rates below. */
+  usdCents: number;
+}
+
+export const PRODUCTS: readonly Product[] = [
+  { id: 'beans', name: 'Coffee beans, 1 kg', usdCents: 2490 },
+  { id: 'mug', name: 'Enamel mug', usdCents: 1250 },
+  { id: 'grinder', name: 'Hand grinder', usdCents: 8900 },
+];
+
+/** Demo exchange rates (units of the currency per US dollar); not market data. */
+export const RATES: Readonly<Record<string, number>> = {
+  USD: 1, EUR: 0.92, RUB: 92, UAH: 41, USDT: 1, IDR: 15800, AZN: 1.7, VND: 25400,
+};
+
+/** The form methods the demo offers (a few of the seed's list; none needs additional_fields). */
+export const DEMO_METHODS = ['card', 'sbp', 'wallet_a', 'localbanks', 'phone_topup'] as const;
+export const DEMO_LANGUAGES = FORM_LANGUAGES;
+
+export function price(product: Product, currency: string): number {
+  const rate = RATES[currency];
+  if (rate === undefined) throw new RangeError(`no demo rate for ${currency}`);
+  return Math.round((product.usdCents / 100) * rate * 10 ** minorDigits(currency));
+}
+
+export interface OrderChoices {
+  product: string;
+  currency: string;
+  method: string;
+  language: string;
+  redirect_mode: boolean;
+}
+
+export interface Order extends OrderChoices {
+  order_ref: string;
+  product_name: string;
+  amount: number;
+  status: 'created' | 'paid' | 'failed';
+}
+
+export interface OrderIssue {
+  field: string;
+  message: string;
+}
+
+const CHOICE_RULES: readonly { field: keyof OrderChoices; allowed: readonly unknown[] }[] = [
+  { field: 'product', allowed: PRODUCTS.map((p) => p.id) },
+  { field: 'currency', allowed: Object.keys(RATES) },
+  { field: 'method', allowed: DEMO_METHODS.filter((m) => (FORM_METHODS as readonly string[]).includes(m)) },
+  { field: 'language', allowed: DEMO_LANGUAGES },
+  { field: 'redirect_mode', allowed: [true, false] },
+];
+
+/** Checks what the page sent against the catalogue; every bad field at once. */
+export function checkChoices(input: unknown): { ok: true; value: OrderChoices } | { ok: false; issues: OrderIssue[] } {
+  const body = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>;
+  const issues = CHOICE_RULES.filter(({ field, allowed }) => !allowed.includes(body[field])).map(({ field, allowed }) => ({
+    field,
+    message: `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+  }));
+  if (issues.length) return { ok: false, issues };
+  const pick = Object.fromEntries(CHOICE_RULES.map(({ field }) => [field, body[field]]));
+  return { ok: true, value: pick as unknown as OrderChoices };
+}
+
+/** Orders live in memory, as long as the dev server. A few fixed ones serve the script-tag page. */
+export class OrderBook {
+  readonly #orders = new Map<string, Order>();
+
+  constructor() {
+    this.#add('demo-beans-usd', { product: 'beans', currency: 'USD', method: 'card', language: 'EN', redirect_mode: false });
+    this.#add('demo-mug-eur', { product: 'mug', currency: 'EUR', method: 'sbp', language: 'DE', redirect_mode: false });
+  }
+
+  create(choices: OrderChoices): Order {
+    return this.#add(`order-${crypto.randomUUID()}`, choices);
+  }
+
+  get(ref: string | undefined): Order | undefined {
+    return ref === undefined ? undefined : this.#orders.get(ref);
+  }
+
+  #add(order_ref: string, choices: OrderChoices): Order {
+    const product = PRODUCTS.find((p) => p.id === choices.product) as Product;
+    const order: Order = { ...choices, order_ref, product_name: product.name, amount: price(product, choices.currency), status: 'created' };
+    this.#orders.set(order_ref, order);
+    return order;
+  }
+}
+
+/** What the page shows for each product in each currency, formatted by the backend. */
+export function priceList(locale = 'en') {
+  return PRODUCTS.map((product) => ({
+    id: product.id,
+    name: product.name,
+    prices: Object.fromEntries(
+      Object.keys(RATES).map((currency) => {
+        const amount = price(product, currency);
+        return [currency, { amount, display: formatAmount(amount, currency, locale) }];
+      }),
+    ),
+  }));
+}

@@ -1,0 +1,143 @@
+// The demo shop's checkout page: the person's choices become an order on the shop's backend (which
+// prices it), then a <pay-form> opens the payment for that order. Every event and every callback the
+// backend verified is listed, as text only.
+import '../src/index.js';
+import { formatAmount } from '../src/sandbox/money.js';
+import type { CallbackLogEntry } from './backend.js';
+
+interface Catalogue {
+  products: { id: string; name: string; prices: Record<string, { amount: number; display: string }> }[];
+  currencies: string[];
+  methods: string[];
+  languages: string[];
+}
+interface Config {
+  base_url: string;
+  sandbox: boolean;
+  redirect_mode_available: boolean;
+}
+
+const EVENTS = [
+  'pay-form-open', 'pay-form-ready', 'pay-form-redirect', 'pay-form-success', 'pay-form-fail', 'pay-form-close',
+  'pay-form-error',
+] as const;
+
+/** What the person reads after each outcome the element reports. */
+const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, unknown>) => [string, string]>> = {
+  'pay-form-success': () => ['success', 'Payment successful'],
+  'pay-form-fail': () => ['fail', 'Payment failed'],
+  'pay-form-close': () => ['closed', 'Payment window closed'],
+  'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`],
+};
+
+const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
+const form = $<HTMLFormElement>('#checkout');
+const field = <T extends HTMLInputElement | HTMLSelectElement>(name: string) => form.elements.namedItem(name) as T;
+
+function item(list: string, text: string, note?: string): void {
+  const li = document.createElement('li');
+  li.textContent = text;
+  if (note) {
+    const code = document.createElement('code');
+    code.textContent = ` ${note}`;
+    li.append(code);
+  }
+  $<HTMLOListElement>(list).append(li);
+}
+
+function fill(select: HTMLSelectElement, options: readonly { value: string; label: string }[]): void {
+  select.replaceChildren(...options.map(({ value, label }) => new Option(label, value)));
+}
+
+function showResult(status: string, text: string): void {
+  const result = $<HTMLParagraphElement>('#result');
+  result.dataset.status = status;
+  result.textContent = text;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+function listenForCallbacks(): void {
+  const source = new EventSource('/api/checkout/events');
+  source.addEventListener('callback', (event) => {
+    const entry = JSON.parse((event as MessageEvent<string>).data) as CallbackLogEntry;
+    const amount = entry.amount !== undefined && entry.currency ? formatAmount(entry.amount, entry.currency, 'en') : '';
+    item('#callbacks', `${entry.status}: ${entry.product ?? entry.request_id} ${amount}`.trim(), `invoice ${entry.invoice_id}`);
+  });
+}
+
+async function main(): Promise<void> {
+  const [config, catalogue] = await Promise.all([
+    getJson<Config>('/api/checkout/config'),
+    getJson<Catalogue>('/api/checkout/catalogue'),
+  ]);
+  $('#service').textContent = config.sandbox ? `the embedded sandbox at ${config.base_url}` : config.base_url;
+  fill(field('product'), catalogue.products.map((p) => ({ value: p.id, label: p.name })));
+  fill(field('currency'), catalogue.currencies.map((c) => ({ value: c, label: c })));
+  fill(field('method'), catalogue.methods.map((m) => ({ value: m, label: m })));
+  fill(field('language'), catalogue.languages.map((l) => ({ value: l, label: l })));
+  field<HTMLInputElement>('redirect_mode').disabled = !config.redirect_mode_available;
+
+  const showTotal = () => {
+    const product = catalogue.products.find((p) => p.id === field('product').value);
+    $('#total').textContent = product?.prices[field('currency').value]?.display ?? '';
+  };
+  form.addEventListener('change', showTotal);
+  showTotal();
+  listenForCallbacks();
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void pay(config);
+  });
+  $<HTMLButtonElement>('#pay').disabled = false;
+}
+
+async function pay(config: Config): Promise<void> {
+  const button = $<HTMLButtonElement>('#pay');
+  button.disabled = true;
+  showResult('', '');
+  try {
+    const response = await fetch('/api/checkout/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        product: field('product').value,
+        currency: field('currency').value,
+        method: field('method').value,
+        language: field('language').value,
+        redirect_mode: field<HTMLInputElement>('redirect_mode').checked,
+      }),
+    });
+    if (!response.ok) throw new Error(`the shop refused the order (${response.status})`);
+    const order = (await response.json()) as { order_ref: string };
+    item('#events', `order created`, order.order_ref);
+
+    const payForm = document.createElement('pay-form');
+    payForm.setAttribute('base-url', config.base_url);
+    payForm.setAttribute('token-url', '/api/checkout/token');
+    payForm.setAttribute('order-ref', order.order_ref);
+    payForm.setAttribute('display', (form.elements.namedItem('display') as RadioNodeList).value);
+    for (const name of EVENTS) {
+      payForm.addEventListener(name, (e) => {
+        const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
+        item('#events', name, JSON.stringify(detail));
+        const result = RESULTS[name]?.(detail);
+        if (result) {
+          showResult(...result);
+          button.disabled = false;
+        }
+      });
+    }
+    $('#payment').replaceChildren(payForm);
+  } catch (error) {
+    showResult('error', `Payment could not start: ${error instanceof Error ? error.message : String(error)}`);
+    button.disabled = false;
+  }
+}
+
+main().catch((error: unknown) => showResult('error', `The shop could not load: ${String(error)}`));

@@ -1,0 +1,101 @@
+// npm run build: the npm ES modules (Lit external, one file per source module so bundlers tree-shake),
+// the script-tag bundles (Lit inside, production mode, minified), declarations, the custom-elements
+// manifest, and the SRI hash of each script-tag file.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { OutputOptions } from 'rolldown';
+import { build, type InlineConfig } from 'vite';
+import { BUNDLES, CLI, ENTRIES, isExternal } from './entries.js';
+import { sriOf } from './sri.js';
+
+const root = new URL('..', import.meta.url);
+const src = (name: string) => new URL(`src/${name}.ts`, root).pathname;
+const bin = (name: string) => new URL(`node_modules/.bin/${name}`, root).pathname;
+
+const quiet: InlineConfig = { configFile: false, logLevel: 'warn', root: root.pathname };
+
+/** The npm modules: browser and Node entries in one pass, since the server shares form-url with the element. */
+export async function buildModules(): Promise<void> {
+  const names = [...ENTRIES.map((entry) => entry.name), CLI];
+  const missing = names.filter((name) => !existsSync(src(name)));
+  if (missing.length) throw new Error(`build: entry sources missing: ${missing.join(', ')}`);
+  await build({
+    ...quiet,
+    build: {
+      outDir: 'dist',
+      emptyOutDir: false,
+      // The browser modules target ES2022; the server and sandbox modules also run on Node 20.
+      target: ['es2022', 'node20'],
+      minify: false,
+      lib: { entry: Object.fromEntries(names.map((name) => [name, src(name)])), formats: ['es'] },
+      rolldownOptions: {
+        external: isExternal,
+        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+      },
+    },
+  });
+}
+
+/** The minified browser build of the root entry, as a page gets it (not lib mode: Vite keeps white
+ *  space in lib-mode ES output, and these files are for pages, not bundlers). */
+function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolean; output: OutputOptions | OutputOptions[] }): InlineConfig {
+  return {
+    ...quiet,
+    mode: 'production',
+    resolve: { conditions: ['module', 'browser', 'production'] },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: false,
+      write,
+      target: 'es2022',
+      minify: true,
+      copyPublicDir: false,
+      rolldownOptions: { input: src('index'), preserveEntrySignatures: 'strict', ...rolldown },
+    },
+  };
+}
+
+/** The script-tag bundles, ES module and classic script, with Lit inside in production mode. */
+export async function buildBundles(): Promise<void> {
+  await build(
+    pageBuild(true, {
+      output: [
+        { format: 'es', entryFileNames: BUNDLES.esm },
+        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife },
+      ],
+    }),
+  );
+}
+
+/** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
+export async function buildElementWithoutLit(): Promise<string> {
+  const result = await build(pageBuild(false, { external: (id) => id === 'lit' || id.startsWith('lit/'), output: { format: 'es' } }));
+  const outputs = Array.isArray(result) ? result : [result];
+  const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk');
+  if (chunks.length !== 1 || chunks[0] === undefined) throw new Error(`build: expected one chunk without Lit, got ${chunks.length}`);
+  return chunks[0].code;
+}
+
+function declarations(): void {
+  execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
+}
+
+function manifest(): void {
+  execFileSync(bin('cem'), ['analyze', '--quiet'], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+}
+
+async function main(): Promise<void> {
+  await rm(new URL('dist', root), { recursive: true, force: true });
+  await buildModules();
+  await buildBundles();
+  declarations();
+  manifest();
+  console.log('Script-tag bundles (put the hash in the integrity attribute):');
+  for (const file of Object.values(BUNDLES)) console.log(`  dist/${file}  ${await sriOf(new URL(`dist/${file}`, root))}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

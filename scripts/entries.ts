@@ -1,0 +1,34 @@
+// The package's entry points, one row each: the source file, the subpath it is published under and
+// whether it runs in Node only. scripts/build.ts, package.json's exports and the package tests agree
+// on this table.
+export interface Entry {
+  /** The subpath in package.json's exports ('.' for the root). */
+  subpath: string;
+  /** The source file, relative to src/, without extension; dist/<name>.js and dist/<name>.d.ts. */
+  name: string;
+  node: boolean;
+}
+
+export const ENTRIES: readonly Entry[] = [
+  { subpath: '.', name: 'index', node: false },
+  { subpath: './element', name: 'element', node: false },
+  { subpath: './return', name: 'return-page', node: false },
+  { subpath: './react', name: 'react', node: false },
+  { subpath: './vue', name: 'vue', node: false },
+  { subpath: './svelte', name: 'svelte', node: false },
+  { subpath: './server', name: 'server/index', node: true },
+  { subpath: './sandbox', name: 'sandbox/index', node: true },
+];
+
+/** The sandbox command's module; bin/pay-form-sandbox.js imports dist/sandbox/cli.js. */
+export const CLI = 'sandbox/cli';
+
+/** The script-tag bundles: self-contained, minified, Lit inside. */
+export const BUNDLES = { esm: 'pay-form.min.js', iife: 'pay-form.iife.min.js' } as const;
+
+/** What npm users install beside pay-form: never bundled into the npm modules. */
+export const EXTERNAL_PACKAGES = ['lit', '@lit/react', 'react', 'vue', 'svelte'] as const;
+
+export function isExternal(id: string): boolean {
+  return id.startsWith('node:') || EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
+}

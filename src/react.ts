@@ -1,0 +1,46 @@
+// The `pay-form/react` entry: <PayFormReact> made by @lit/react, with one `onPayForm…` prop per event
+// (named from the event constants), and JSX typings for apps that write the raw <pay-form> tag.
+import * as React from 'react';
+import { createComponent, type EventName } from '@lit/react';
+import { PayForm } from './pay-form-define.js';
+import { PAY_FORM_EVENTS, type PayFormEventDetails, type PayFormEventName } from './events.js';
+import type { Pascal, PayFormAttributes, PayFormEventAttributes } from './framework-types.js';
+
+/** `pay-form-success` → `onPayFormSuccess`, for every event the element fires. */
+export type PayFormReactEvents = {
+  [K in PayFormEventName as `on${Pascal<K>}`]: EventName<CustomEvent<PayFormEventDetails[K]>>;
+};
+
+function reactPropName(event: string): string {
+  return `on${event.replace(/(^|-)([a-z])/g, (_match, _dash: string, letter: string) => letter.toUpperCase())}`;
+}
+
+const events = Object.fromEntries(PAY_FORM_EVENTS.map((name) => [reactPropName(name), name])) as PayFormReactEvents;
+
+/**
+ * `<pay-form>` as a React component: properties are set as properties, `onPayFormSuccess` and its
+ * siblings receive the typed CustomEvent. React keeps the `key` prop for itself, so pass the form key
+ * through `fetchToken`/`tokenUrl` or a ref (`ref.current.key = …`).
+ */
+export const PayFormReact = createComponent({
+  tagName: 'pay-form',
+  elementClass: PayForm,
+  react: React,
+  events,
+  displayName: 'PayForm',
+});
+
+/** Props of the raw `<pay-form>` tag in React 19 JSX. */
+export type PayFormJsxProps = React.DetailedHTMLProps<React.HTMLAttributes<PayForm>, PayForm> & PayFormAttributes & PayFormEventAttributes;
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'pay-form': PayFormJsxProps;
+    }
+  }
+}
+
+export { PayForm };
+export type * from './framework-types.js';

@@ -1,0 +1,123 @@
+// Signed callbacks to the merchant, delivered again with capped exponential backoff until a 2xx.
+// The seed shows no callback; the payload, statuses and retry rule here are the sandbox's choice.
+import { sign } from '../server/signature.js';
+import type { CallbackRetryOptions } from './options.js';
+
+export interface CallbackPayload {
+  invoice_id: string;
+  request_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  site_id: number;
+  site_login: string;
+  merchant_id: string;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'gave-up' | 'no-callback-url' | 'stopped';
+
+export interface CallbackAttempt {
+  at: number;
+  /** The merchant's HTTP status, or the network error's message. */
+  outcome: number | string;
+}
+
+export interface CallbackDelivery {
+  readonly url: string | undefined;
+  readonly body: CallbackPayload & { signature: string };
+  state: DeliveryState;
+  readonly attempts: CallbackAttempt[];
+}
+
+export class CallbackQueue {
+  readonly #deliveries: CallbackDelivery[] = [];
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #stop = new AbortController();
+  readonly #waiters = new Set<() => void>();
+
+  constructor(
+    private readonly url: string | undefined,
+    private readonly secret: string,
+    private readonly retry: Required<CallbackRetryOptions>,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async send(payload: CallbackPayload): Promise<void> {
+    const body = { ...payload, signature: await sign({ ...payload }, this.secret) };
+    const delivery: CallbackDelivery = { url: this.url, body, state: 'pending', attempts: [] };
+    this.#deliveries.push(delivery);
+    if (this.url === undefined) {
+      delivery.state = 'no-callback-url';
+      this.#settle();
+      return;
+    }
+    this.#attempt(delivery);
+  }
+
+  deliveries(): readonly CallbackDelivery[] {
+    return this.#deliveries;
+  }
+
+  /** Resolves once no callback is pending: every one delivered, given up or unsendable. */
+  idle(): Promise<void> {
+    if (!this.#deliveries.some((d) => d.state === 'pending')) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.add(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.#stop.abort();
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    await Promise.allSettled([...this.#inFlight]);
+    for (const d of this.#deliveries) if (d.state === 'pending') d.state = 'stopped';
+    this.#settle();
+  }
+
+  #attempt(delivery: CallbackDelivery): void {
+    const run = this.#post(delivery).finally(() => this.#inFlight.delete(run));
+    this.#inFlight.add(run);
+  }
+
+  async #post(delivery: CallbackDelivery): Promise<void> {
+    if (this.#stop.signal.aborted) return;
+    let outcome: number | string;
+    try {
+      const response = await fetch(delivery.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(delivery.body),
+        signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.retry.timeoutMs)]),
+        redirect: 'manual',
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      outcome = response.status;
+    } catch (error) {
+      outcome = error instanceof Error ? error.message : String(error);
+    }
+    if (this.#stop.signal.aborted) return;
+    delivery.attempts.push({ at: Date.now(), outcome });
+    const n = delivery.attempts.length;
+    this.log(`callback ${delivery.body.invoice_id} ${delivery.body.status} attempt ${n}: ${outcome}`);
+    if (typeof outcome === 'number' && outcome >= 200 && outcome < 300) {
+      delivery.state = 'delivered';
+    } else if (n >= this.retry.maxAttempts) {
+      delivery.state = 'gave-up';
+    } else {
+      const delay = Math.min(this.retry.maxDelayMs, this.retry.initialDelayMs * 2 ** (n - 1));
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        this.#attempt(delivery);
+      }, delay);
+      this.#timers.add(timer);
+      return;
+    }
+    this.#settle();
+  }
+
+  #settle(): void {
+    if (this.#deliveries.some((d) => d.state === 'pending')) return;
+    for (const resolve of this.#waiters) resolve();
+    this.#waiters.clear();
+  }
+}

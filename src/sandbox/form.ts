@@ -1,0 +1,118 @@
+// The open-form address and its two buttons. The seed shows neither the method nor the body of
+// /api/jsapi/open/{key}/; the sandbox serves a script-free HTML form whose buttons POST back here.
+import { callbackPayload, type ApiContext } from './api.js';
+import type { InvoiceStatus, KeyLookup } from './invoices.js';
+import { formPage, messagePage } from './pages.js';
+
+export interface HtmlAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const OPEN_PATH = /^\/api\/jsapi\/open\/([^/]+)\/(pay|decline)?$/;
+
+export function matchOpenPath(pathname: string): { key: string; action: 'pay' | 'decline' | undefined } | undefined {
+  const match = OPEN_PATH.exec(pathname);
+  if (!match) return undefined;
+  let key: string;
+  try {
+    key = decodeURIComponent(match[1] as string);
+  } catch {
+    key = '';
+  }
+  return { key, action: match[2] as 'pay' | 'decline' | undefined };
+}
+
+function nonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** formTargets: where the page's forms may post and be redirected to; none for a page without forms. */
+function headers(ctx: ApiContext, pageNonce: string, formTargets: readonly string[]): Record<string, string> {
+  const formAction = formTargets.length ? formTargets.join(' ') : `'none'`;
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': [
+      `default-src 'none'`,
+      `style-src 'nonce-${pageNonce}'`,
+      `form-action ${formAction}`,
+      `frame-ancestors ${ctx.options.frameAncestors.join(' ')}`,
+      `base-uri 'none'`,
+    ].join('; '),
+    // same-origin keeps the key's URL from leaking to the merchant's return page, and keeps the
+    // Origin header on the buttons' POSTs so they can be checked.
+    'referrer-policy': 'same-origin',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  };
+}
+
+function message(ctx: ApiContext, status: number, title: string, text: string): HtmlAnswer {
+  const n = nonce();
+  return { status, body: messagePage(title, text, n, status >= 400 ? 'alert' : 'status'), headers: headers(ctx, n, []) };
+}
+
+const REFUSALS: Readonly<Record<Exclude<KeyLookup['found'], 'open'>, [number, string, string]>> = {
+  unknown: [404, 'Payment link not found', 'This payment link is not known. Ask the shop for a new one.'],
+  used: [410, 'Payment link already used', 'This payment has already been completed or declined.'],
+  expired: [410, 'Payment link expired', 'This payment link has expired. Ask the shop for a new one.'],
+};
+
+function refusal(ctx: ApiContext, lookup: KeyLookup): HtmlAnswer | undefined {
+  if (lookup.found === 'open') return undefined;
+  const [status, title, text] = REFUSALS[lookup.found];
+  return message(ctx, status, title, text);
+}
+
+export function openForm(ctx: ApiContext, key: string): HtmlAnswer {
+  const lookup = ctx.book.byKey(key);
+  if (lookup.found !== 'open') return refusal(ctx, lookup) as HtmlAnswer;
+  const invoice = lookup.invoice;
+  const n = nonce();
+  const targets = [originOf(invoice.success_url), originOf(invoice.fail_url)].filter((o): o is string => !!o);
+  return {
+    status: 200,
+    body: formPage({ ...invoice, key }, n),
+    headers: headers(ctx, n, ["'self'", ...new Set(targets)]),
+  };
+}
+
+const OUTCOMES: Readonly<Record<'pay' | 'decline', { status: InvoiceStatus; title: string; text: string }>> = {
+  pay: { status: 'success', title: 'Payment successful', text: 'The payment went through. You can close this page.' },
+  decline: { status: 'fail', title: 'Payment declined', text: 'The payment was declined. No money was taken.' },
+};
+
+/**
+ * Pay or Decline: settles the invoice once, queues its callback and sends the browser on. A POST whose
+ * Origin is not the sandbox's own (another site submitting the form) is refused.
+ */
+export async function settle(
+  ctx: ApiContext,
+  key: string,
+  action: 'pay' | 'decline',
+  origin: string | undefined,
+  ownOrigin: string,
+): Promise<HtmlAnswer> {
+  if (origin !== undefined && origin !== ownOrigin) {
+    return message(ctx, 403, 'Request refused', 'The payment form can only be submitted from its own page.');
+  }
+  const lookup = ctx.book.byKey(key);
+  if (lookup.found !== 'open') return refusal(ctx, lookup) as HtmlAnswer;
+  const invoice = lookup.invoice;
+  const outcome = OUTCOMES[action];
+  ctx.book.move(invoice, outcome.status);
+  await ctx.callbacks.send(callbackPayload(invoice));
+  const target = outcome.status === 'success' ? invoice.success_url : invoice.fail_url;
+  if (target) return { status: 303, body: '', headers: { location: target, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' } };
+  return message(ctx, 200, outcome.title, outcome.text);
+}

@@ -1,0 +1,116 @@
+// The sandbox's invoices and form keys. The seed shows no invoice states; these are the sandbox's
+// choice, as a table, and the README repeats it.
+
+export type InvoiceKind = 'payment' | 'payout';
+export type InvoiceStatus = 'pending' | 'success' | 'fail' | 'expired';
+
+/** Which status may follow which. Anything not listed is refused, so an invoice is settled once. */
+export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
+  pending: ['success', 'fail', 'expired'],
+  success: [],
+  fail: [],
+  expired: [],
+};
+
+export interface Invoice {
+  readonly invoice_id: string;
+  readonly kind: InvoiceKind;
+  status: InvoiceStatus;
+  readonly merchant_id: string;
+  readonly site_id: number;
+  readonly site_login: string;
+  readonly request_id: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly method: string | undefined;
+  readonly language: string | undefined;
+  readonly success_url: string | undefined;
+  readonly fail_url: string | undefined;
+  /** Payment invoices only: the form key and when it stops working (ms since the epoch). */
+  readonly key: string | undefined;
+  readonly expiresAt: number | undefined;
+  readonly history: { status: InvoiceStatus; at: number }[];
+}
+
+export type NewInvoice = Omit<Invoice, 'invoice_id' | 'status' | 'history' | 'key' | 'expiresAt'>;
+
+export class InvoiceTransitionError extends Error {
+  override name = 'InvoiceTransitionError';
+}
+
+/** 32 random bytes: a key nobody can guess, and short enough for a URL path segment. */
+function freshKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Buffer.from(bytes).toString('base64url');
+}
+
+export type KeyLookup =
+  | { found: 'open'; invoice: Invoice }
+  | { found: 'unknown' }
+  | { found: 'expired'; invoice: Invoice }
+  | { found: 'used'; invoice: Invoice };
+
+export class InvoiceBook {
+  readonly #invoices = new Map<string, Invoice>();
+  readonly #byKey = new Map<string, string>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  create(fields: NewInvoice, keyTtlMs?: number): Invoice {
+    const at = this.#now();
+    const key = keyTtlMs === undefined ? undefined : freshKey();
+    const invoice: Invoice = {
+      ...fields,
+      invoice_id: crypto.randomUUID(),
+      status: 'pending',
+      key,
+      expiresAt: keyTtlMs === undefined ? undefined : at + keyTtlMs,
+      history: [{ status: 'pending', at }],
+    };
+    this.#invoices.set(invoice.invoice_id, invoice);
+    if (key !== undefined) this.#byKey.set(key, invoice.invoice_id);
+    return invoice;
+  }
+
+  move(invoice: Invoice, to: InvoiceStatus): void {
+    if (!TRANSITIONS[invoice.status].includes(to)) {
+      throw new InvoiceTransitionError(`invoice ${invoice.invoice_id} cannot go from ${invoice.status} to ${to}`);
+    }
+    invoice.status = to;
+    invoice.history.push({ status: to, at: this.#now() });
+  }
+
+  /** A key works while its invoice is pending and unexpired; expiry is applied when it is looked at. */
+  byKey(key: string): KeyLookup {
+    const id = this.#byKey.get(key);
+    const invoice = id === undefined ? undefined : this.#invoices.get(id);
+    if (!invoice) return { found: 'unknown' };
+    this.#expireIfDue(invoice);
+    if (invoice.status === 'expired') return { found: 'expired', invoice };
+    if (invoice.status !== 'pending') return { found: 'used', invoice };
+    return { found: 'open', invoice };
+  }
+
+  /** Payouts are unique per merchant, site and request_id: the service must never pay one twice. */
+  findPayout(merchantId: string, siteId: number, requestId: string): Invoice | undefined {
+    for (const invoice of this.#invoices.values()) {
+      if (invoice.kind === 'payout' && invoice.merchant_id === merchantId && invoice.site_id === siteId
+        && invoice.request_id === requestId) return invoice;
+    }
+    return undefined;
+  }
+
+  list(): Invoice[] {
+    for (const invoice of this.#invoices.values()) this.#expireIfDue(invoice);
+    return [...this.#invoices.values()];
+  }
+
+  #expireIfDue(invoice: Invoice): void {
+    if (invoice.status === 'pending' && invoice.expiresAt !== undefined && this.#now() >= invoice.expiresAt) {
+      this.move(invoice, 'expired');
+    }
+  }
+}

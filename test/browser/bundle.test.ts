@@ -1,0 +1,72 @@
+// The script-tag bundles as a merchant's page loads them: from the README's own <script> tag, with its
+// integrity hash (the browser refuses a file whose hash differs), into a page with nothing else.
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+
+interface Loaded {
+  defined: boolean;
+  global: boolean;
+  state: string | null;
+  frameSrc: string | null;
+  errors: string[];
+}
+
+/** The README's script tag for `file`, pointed at the local build instead of the CDN. */
+async function readmeScriptTag(file: string): Promise<string> {
+  const readme = await (await fetch('/README.md')).text();
+  const tag = readme.match(new RegExp(`<script\\b[^>]*/dist/${file.replace(/\./g, '\\.')}"[^>]*>`))?.[0];
+  if (tag === undefined) throw new Error(`no script tag for ${file} in the README`);
+  return tag.replace(/src="[^"]+"/, `src="/__dist/${file}"`);
+}
+
+async function loadInFrame(scriptTag: string, serviceOrigin: string): Promise<Loaded> {
+  const frame = document.createElement('iframe');
+  const body = `<pay-form base-url="${serviceOrigin}" key="BUNDLE-KEY"></pay-form>`;
+  frame.srcdoc = `<!doctype html><script>window.errors = []; addEventListener('error', (e) => errors.push(String(e.message || e.target?.src)), true);</script>${scriptTag}</script>${body}`;
+  document.body.append(frame);
+  await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const win = frame.contentWindow as (Window & { errors: string[]; PayFormBundle?: unknown }) | null;
+  if (win === null) throw new Error('no frame window');
+  // A refused script never defines the tag: wait for it a little, not forever.
+  await Promise.race([win.customElements.whenDefined('pay-form'), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const element = win.document.querySelector('pay-form');
+  const loaded = {
+    defined: win.customElements.get('pay-form') !== undefined,
+    global: win.PayFormBundle !== undefined,
+    state: element?.getAttribute('state') ?? null,
+    frameSrc: element?.shadowRoot?.querySelector('iframe')?.getAttribute('src') ?? null,
+    errors: win.errors,
+  };
+  frame.remove();
+  return loaded;
+}
+
+describe('script-tag bundles', () => {
+  let service = '';
+  before(async () => {
+    service = (await executeServerCommand<{ service: string }, undefined>('origins')).service;
+  });
+
+  it('the ES module bundle, loaded by the README tag with its integrity, defines <pay-form> and opens the form', async () => {
+    const loaded = await loadInFrame(await readmeScriptTag('pay-form.min.js'), service);
+    expect(loaded.errors).to.deep.equal([]);
+    expect(loaded.defined).to.equal(true);
+    expect(loaded.frameSrc).to.equal(`${service}/api/jsapi/open/BUNDLE-KEY/`);
+  });
+
+  it('the classic-script bundle does the same and exposes window.PayFormBundle', async () => {
+    const loaded = await loadInFrame(await readmeScriptTag('pay-form.iife.min.js'), service);
+    expect(loaded.errors).to.deep.equal([]);
+    expect(loaded.defined).to.equal(true);
+    expect(loaded.global).to.equal(true);
+    expect(loaded.frameSrc).to.equal(`${service}/api/jsapi/open/BUNDLE-KEY/`);
+  });
+
+  it('the browser refuses a bundle whose integrity hash does not match', async () => {
+    const tag = (await readmeScriptTag('pay-form.min.js')).replace(/integrity="sha384-[^"]+"/, `integrity="sha384-${'A'.repeat(64)}"`);
+    const loaded = await loadInFrame(tag, service);
+    expect(loaded.defined).to.equal(false);
+    expect(loaded.frameSrc).to.equal(null);
+  });
+});

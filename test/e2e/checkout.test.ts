@@ -1,0 +1,171 @@
+// The whole chain through the demo, in Chromium: the shop page creates an order, <pay-form> gets a key
+// from the shop's token handler (pay-form/server → sandbox), the person presses a button in the
+// sandbox's form on another origin, the return page tells the element, and the sandbox's signed
+// callback reaches the shop's callback handler. Each test checks what the person sees and the callback.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, afterEach, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { backendCallbacks, launchBrowser, recordAnswers, startDemo, verifiedCallback, watchPage, type Demo } from './harness.js';
+
+let demo: Demo;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let orders: Record<string, unknown>[];
+let tokens: Record<string, unknown>[];
+
+before(async () => {
+  demo = await startDemo();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  problems = watchPage(page);
+  orders = await recordAnswers(page, '/api/checkout/orders');
+  tokens = await recordAnswers(page, '/api/checkout/token');
+});
+afterEach(async () => {
+  await context.close();
+  assert.deepEqual(problems, [], 'no page errors and no console errors');
+});
+
+interface Choices {
+  product?: string;
+  currency?: string;
+  method?: string;
+  language?: string;
+  display?: 'inline' | 'modal' | 'redirect';
+  redirectMode?: boolean;
+}
+
+/** Opens the shop, makes the choices, presses Pay; returns the order the backend created and the total shown. */
+async function checkout(choices: Choices): Promise<{ orderRef: string; total: string }> {
+  await page.goto(`${demo.url}/`);
+  await page.locator('#pay:enabled').waitFor();
+  for (const name of ['product', 'currency', 'method', 'language'] as const) {
+    const value = choices[name];
+    if (value) await page.locator(`select[name=${name}]`).selectOption(value);
+  }
+  await page.locator(`input[name=display][value=${choices.display ?? 'inline'}]`).check();
+  await page.locator('input[name=redirect_mode]').setChecked(choices.redirectMode ?? false);
+  const total = (await page.locator('#total').textContent()) ?? '';
+  const before = orders.length;
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await until(() => orders.length > before, 'the shop answered the order');
+  const order = orders.at(-1)?.answer as { order_ref: string };
+  return { orderRef: order.order_ref, total };
+}
+
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(done(), `timed out waiting until ${what}`);
+}
+
+async function waitForText(selector: string, text: string): Promise<void> {
+  await page.locator(selector).filter({ hasText: text }).first().waitFor();
+}
+
+const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, orderRef, status);
+
+const frame = () => page.frameLocator('pay-form iframe');
+
+test('inline: Pay in the sandbox form ends in "Payment successful" and a verified success callback', async () => {
+  const { orderRef, total } = await checkout({ product: 'grinder', currency: 'EUR', method: 'card', language: 'EN' });
+  // The form on the service's origin shows the amount the backend priced, not one the page sent.
+  await frame().getByRole('heading', { name: 'Payment' }).waitFor();
+  assert.equal(await frame().locator('[data-testid=amount]').textContent(), total);
+  assert.equal(total, '€81.88');
+  assert.equal(await frame().locator('[data-testid=method]').textContent(), 'card');
+  const formOrigin = new URL((await page.locator('pay-form iframe').getAttribute('src')) ?? '').origin;
+  assert.notEqual(formOrigin, new URL(demo.url).origin, 'the form is framed from the service, another origin');
+  await frame().getByRole('button', { name: 'Pay' }).click();
+
+  await waitForText('#result', 'Payment successful');
+  await waitForText('#events li', 'pay-form-success');
+  const callback = await callbackFor(orderRef, 'success');
+  assert.equal(callback?.amount, 8188);
+  assert.equal(callback?.currency, 'EUR');
+  await waitForText('#callbacks li', 'success: Hand grinder €81.88');
+  const events = await page.locator('#events li').allTextContents();
+  const names = events.map((e) => e.split(' ')[0]).filter((n) => n?.startsWith('pay-form-'));
+  assert.deepEqual(names, ['pay-form-open', 'pay-form-ready', 'pay-form-success']);
+});
+
+test('inline: Decline ends in "Payment failed" and a verified fail callback', async () => {
+  const { orderRef } = await checkout({ product: 'mug', currency: 'USD', language: 'EN' });
+  await frame().getByRole('button', { name: 'Decline' }).click();
+  await waitForText('#result', 'Payment failed');
+  await waitForText('#events li', 'pay-form-fail');
+  await callbackFor(orderRef, 'fail');
+  await waitForText('#callbacks li', 'fail: Enamel mug $12.50');
+});
+
+test('inline: the form speaks the chosen language', async () => {
+  const { orderRef } = await checkout({ product: 'beans', currency: 'RUB', language: 'RU' });
+  await frame().getByRole('button', { name: 'Оплатить' }).click();
+  await waitForText('#result', 'Payment successful');
+  await callbackFor(orderRef, 'success');
+});
+
+test('modal: paying in the dialog ends in success and a verified callback', async () => {
+  const { orderRef } = await checkout({ product: 'beans', display: 'modal' });
+  await page.getByRole('button', { name: 'Close' }).waitFor();
+  await frame().getByRole('button', { name: 'Pay' }).click();
+  await waitForText('#result', 'Payment successful');
+  await callbackFor(orderRef, 'success');
+});
+
+test('modal: Close dismisses the form; nothing is paid and no callback comes', async () => {
+  const { orderRef } = await checkout({ product: 'mug', display: 'modal' });
+  await frame().getByRole('button', { name: 'Pay' }).waitFor();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await waitForText('#result', 'Payment window closed');
+  await waitForText('#events li', 'pay-form-close');
+  assert.match(await page.locator('#events li').filter({ hasText: 'pay-form-close' }).innerText(), /"reason":"user"/);
+  assert.equal(await page.locator('pay-form iframe').count(), 0, 'the form is gone');
+  // Another order paid afterwards proves callbacks flow, and that the closed one never got one.
+  const paid = await checkout({ product: 'beans' });
+  await frame().getByRole('button', { name: 'Pay' }).click();
+  await callbackFor(paid.orderRef, 'success');
+  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === orderRef), []);
+});
+
+test('display redirect: the whole page goes to the form, Pay returns to the shop\'s success page', async () => {
+  const { orderRef } = await checkout({ product: 'grinder', currency: 'USD', display: 'redirect' });
+  const config = (await (await fetch(`${demo.url}/api/checkout/config`)).json()) as { base_url: string };
+  await page.waitForURL((url) => url.href.startsWith(`${config.base_url}/api/jsapi/open/`));
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.waitForURL(`${demo.url}/demo/return.html?status=success`);
+  await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+  await callbackFor(orderRef, 'success');
+  await page.getByRole('link', { name: 'Back to the shop' }).click();
+  await waitForText('#callbacks li', 'success: Hand grinder $89.00');
+});
+
+test('the redirect_url site setting: the element follows redirect_url; Decline shows "Payment failed"', async () => {
+  const { orderRef } = await checkout({ product: 'beans', redirectMode: true, display: 'inline' });
+  await page.waitForURL((url) => !url.href.startsWith(demo.url));
+  const token = tokens[0]?.answer as Record<string, unknown>;
+  assert.deepEqual(Object.keys(token), ['redirect_url'], 'the service answered redirect_url (and the browser got nothing else)');
+  await page.waitForURL(String(token.redirect_url));
+  await page.getByRole('button', { name: 'Decline' }).click();
+  await page.waitForURL(`${demo.url}/demo/return.html?status=fail`);
+  await page.getByRole('heading', { name: 'Payment failed' }).waitFor();
+  await callbackFor(orderRef, 'fail');
+});
+
+test('the token answer carries the key only: no secret, no amount', async () => {
+  const { orderRef } = await checkout({ product: 'mug' });
+  await frame().getByRole('button', { name: 'Pay' }).waitFor();
+  assert.deepEqual(tokens.map((t) => t.request), [{ order_ref: orderRef }], 'the page names the order, nothing more');
+  assert.deepEqual(Object.keys(tokens[0]?.answer as object), ['key']);
+  const order = orders[0]?.request as Record<string, unknown>;
+  assert.equal('amount' in order, false, 'the order the page creates names no amount either');
+});

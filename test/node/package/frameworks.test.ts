@@ -1,0 +1,75 @@
+// Each framework compiles a real use of the built package with its own type checker (tsc for React,
+// vue-tsc, svelte-check, ngc), and a wrong use must fail, so the checks are known to bite.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { describe, test } from 'node:test';
+import { compileTemplate, parse } from 'vue/compiler-sfc';
+import { distFile, root } from './dist.js';
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+function run(bin: string, args: readonly string[], fixture: string): Promise<Run> {
+  distFile('index.d.ts');
+  const cwd = new URL(`test/frameworks/${fixture}/`, root);
+  return new Promise((resolve, reject) => {
+    const child = spawn(new URL(`node_modules/.bin/${bin}`, root).pathname, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+const CHECKERS = [
+  { framework: 'React 19', fixture: 'react', bin: 'tsc', args: ['-p', 'tsconfig.json'], wrong: /checkout\.tsx.*TS2322: Type 'string' is not assignable to type 'number'/ },
+  { framework: 'Vue 3', fixture: 'vue', bin: 'vue-tsc', args: ['-p', 'tsconfig.json'], wrong: /Checkout\.vue.*not assignable to type 'PayFormEventHandler<"pay-form-success">'/ },
+  {
+    framework: 'Svelte 5',
+    fixture: 'svelte',
+    bin: 'svelte-check',
+    args: ['--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'human'],
+    wrong: /Property 'code' does not exist on type 'PayFormSuccessDetail'/,
+  },
+  {
+    framework: 'Angular 21',
+    fixture: 'angular',
+    bin: 'ngc',
+    args: ['-p', 'tsconfig.json'],
+    wrong: /'CustomEvent<PayFormSuccessDetail>' is not assignable to parameter of type 'CustomEvent<PayFormErrorDetail>'/,
+  },
+] as const;
+
+for (const checker of CHECKERS) {
+  describe(`${checker.framework} (${checker.bin})`, () => {
+    test(`compiles test/frameworks/${checker.fixture} against the built types`, async () => {
+      const { code, output } = await run(checker.bin, checker.args, checker.fixture);
+      assert.equal(code, 0, output);
+    });
+
+    test(`refuses test/frameworks/${checker.fixture}-wrong with the expected type error`, async () => {
+      const { code, output } = await run(checker.bin, checker.args, `${checker.fixture}-wrong`);
+      assert.notEqual(code, 0, `expected a type error, got:\n${output}`);
+      assert.match(output, checker.wrong);
+    });
+  });
+}
+
+test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form> to the browser', async () => {
+  const { isCustomElement } = (await import(distFile('vue.js').href)) as typeof import('../../../src/vue.js');
+  const source = await readFile(new URL('test/frameworks/vue/Checkout.vue', root), 'utf8');
+  const { descriptor } = parse(source, { filename: 'Checkout.vue' });
+  assert.ok(descriptor.template);
+  const compile = (options: { isCustomElement?: (tag: string) => boolean }) =>
+    compileTemplate({ source: descriptor.template!.content, filename: 'Checkout.vue', id: 'checkout', compilerOptions: options }).code;
+  assert.match(compile({}), /resolveComponent\("pay-form"\)/);
+  const code = compile({ isCustomElement });
+  assert.doesNotMatch(code, /resolveComponent/);
+  assert.match(code, /createElementBlock\("pay-form"|createElementVNode\("pay-form"/);
+  assert.equal(isCustomElement('pay-form'), true);
+  assert.equal(isCustomElement('pay-form-x'), false);
+});

@@ -1,0 +1,67 @@
+// package.json's promises about the build: every export resolves to built files with `types` first,
+// sideEffects names exactly the modules that define the tag, and the script-tag bundles are
+// self-contained production builds.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { BUNDLES, ENTRIES } from '../../../scripts/entries.js';
+import { distFile, root } from './dist.js';
+
+const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as {
+  exports: Record<string, string | Record<string, string>>;
+  sideEffects: string[];
+  unpkg: string;
+  jsdelivr: string;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+test('every entry is exported with types first, and resolves to built files', () => {
+  for (const entry of ENTRIES) {
+    const target = pkg.exports[entry.subpath];
+    assert.ok(typeof target === 'object', `${entry.subpath} is exported`);
+    assert.deepEqual(Object.keys(target), ['types', 'default'], `${entry.subpath}: types first`);
+    assert.equal(target.types, `./dist/${entry.name}.d.ts`);
+    assert.equal(target.default, `./dist/${entry.name}.js`);
+    distFile(`${entry.name}.d.ts`);
+    distFile(`${entry.name}.js`);
+  }
+});
+
+test('sideEffects names the modules that define the tag, and those modules are the ones that call customElements.define', async () => {
+  const defining = [];
+  for (const file of ['index.js', 'pay-form-define.js', 'element.js', 'pay-form.js', 'return-page.js', 'react.js', 'vue.js', 'svelte.js']) {
+    const code = await readFile(distFile(file), 'utf8');
+    if (code.includes('customElements.define(')) defining.push(file);
+    if (file === 'index.js') assert.match(code, /import "\.\/pay-form-define\.js"/, 'the root entry imports the define module');
+  }
+  assert.deepEqual(defining, ['pay-form-define.js']);
+  const distSideEffects = pkg.sideEffects.filter((path) => path.startsWith('./dist/')).sort();
+  assert.deepEqual(distSideEffects, ['./dist/index.js', './dist/pay-form-define.js', ...Object.values(BUNDLES).map((f) => `./dist/${f}`)].sort());
+});
+
+test('the script-tag bundles are self-contained production builds named by unpkg and jsdelivr', async () => {
+  assert.equal(pkg.unpkg, `./dist/${BUNDLES.esm}`);
+  assert.equal(pkg.jsdelivr, `./dist/${BUNDLES.esm}`);
+  for (const file of Object.values(BUNDLES)) {
+    const code = await readFile(distFile(file), 'utf8');
+    assert.ok(!/\bfrom\s*["'`]|\bimport\s*\(|^import\s*["'`{*]/m.test(code), `${file} imports nothing`);
+    assert.ok(!/dev mode/i.test(code), `${file}: Lit in production mode`);
+    assert.ok(!code.includes('process.env'), file);
+    assert.ok(/customElements\.define\([`"]pay-form[`"]/.test(code), `${file} defines the tag`);
+    // Minified: what line breaks are left sit inside the element's css`` and html`` template strings.
+    assert.ok(code.split('\n').length < 100, `${file} is minified`);
+  }
+});
+
+test('the npm modules leave Lit and @lit/react to the app (one copy), and every dependency is pinned', async () => {
+  for (const file of ['pay-form.js', 'react.js']) {
+    const code = await readFile(distFile(file), 'utf8');
+    assert.doesNotMatch(code, /class \w+ extends HTMLElement|ReactiveElement\s*=/, `${file} does not bundle Lit`);
+  }
+  assert.match(await readFile(distFile('pay-form.js'), 'utf8'), /from "lit"/);
+  for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+    assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is pinned exactly`);
+  }
+});

@@ -1,0 +1,105 @@
+// Callback delivery: again with backoff until the merchant answers 2xx, bounded, and stopped by close().
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'node:test';
+import { verify } from '../../../src/server/signature.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import { callbackBody, obtainKey, press, sandbox, SECRET, startReceiver } from './helpers.js';
+
+test('a callback answered 500, then 503, is delivered again until the 2xx, the same signed body each time', async () => {
+  const receiver = await startReceiver((n) => [500, 503][n]);
+  const sb = await sandbox({ callbackUrl: receiver.url });
+  try {
+    await press(sb, await obtainKey(sb), 'pay');
+    await receiver.received(3);
+    await sb.callbacksIdle();
+    const [delivery] = sb.callbacks();
+    assert.equal(delivery?.state, 'delivered');
+    assert.deepEqual(delivery?.attempts.map((a) => a.outcome), [500, 503, 200]);
+    assert.equal(receiver.bodies.length, 3);
+    const first = callbackBody(receiver.bodies[0]);
+    for (const body of receiver.bodies) {
+      assert.deepEqual(callbackBody(body), first);
+      assert.equal(body['(content-type)'], 'application/json');
+    }
+    assert.equal(await verify(first, SECRET), true);
+    const [a, b, c] = delivery!.attempts;
+    assert.ok(b!.at >= a!.at && c!.at >= b!.at);
+  } finally {
+    await sb.close();
+    await receiver.close();
+  }
+});
+
+test('an unreachable merchant is retried too, and the sandbox gives up after maxAttempts', async () => {
+  const receiver = await startReceiver();
+  const deadUrl = receiver.url;
+  await receiver.close(); // nothing listens there now
+  const sb = await sandbox({ callbackUrl: deadUrl, callbackRetry: { initialDelayMs: 5, maxDelayMs: 10, maxAttempts: 3 } });
+  try {
+    await press(sb, await obtainKey(sb), 'decline');
+    await sb.callbacksIdle();
+    const [delivery] = sb.callbacks();
+    assert.equal(delivery?.state, 'gave-up');
+    assert.equal(delivery?.attempts.length, 3);
+    assert.ok(delivery?.attempts.every((a) => typeof a.outcome === 'string'), 'network errors are recorded');
+  } finally {
+    await sb.close();
+  }
+});
+
+test('a 3xx is not an acceptance: the sandbox does not follow it and tries again', async () => {
+  const receiver = await startReceiver((n) => (n === 0 ? 302 : 204));
+  const sb = await sandbox({ callbackUrl: receiver.url });
+  try {
+    await press(sb, await obtainKey(sb), 'pay');
+    await sb.callbacksIdle();
+    assert.deepEqual(sb.callbacks()[0]?.attempts.map((a) => a.outcome), [302, 204]);
+  } finally {
+    await sb.close();
+    await receiver.close();
+  }
+});
+
+test('close() stops the retries: no attempt after it, and the delivery is marked stopped', async () => {
+  const receiver = await startReceiver(() => 500);
+  const sb = await sandbox({ callbackUrl: receiver.url, callbackRetry: { initialDelayMs: 30, maxDelayMs: 30, maxAttempts: 1000 } });
+  await press(sb, await obtainKey(sb), 'pay');
+  await receiver.received(2);
+  await sb.close();
+  const seen = receiver.bodies.length;
+  await sleep(150);
+  assert.equal(receiver.bodies.length, seen, 'nothing arrives after close()');
+  assert.equal(sb.callbacks()[0]?.state, 'stopped');
+  await receiver.close();
+});
+
+test('without a callbackUrl the callback is recorded, not sent', async () => {
+  const sb = await sandbox();
+  try {
+    await press(sb, await obtainKey(sb), 'pay');
+    await sb.callbacksIdle();
+    assert.equal(sb.callbacks()[0]?.state, 'no-callback-url');
+  } finally {
+    await sb.close();
+  }
+});
+
+test('with the default retry settings a refused callback is delivered again', async () => {
+  const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
+  const sb = await startSandbox({ merchantId: 'merchant-1', secret: SECRET, callbackUrl: receiver.url });
+  try {
+    await press(sb, await obtainKey(sb), 'pay');
+    await sb.callbacksIdle();
+    const attempts = sb.callbacks()[0]?.attempts ?? [];
+    assert.deepEqual(attempts.map((a) => a.outcome), [500, 200]);
+  } finally {
+    await sb.close();
+    await receiver.close();
+  }
+});
+
+test('options are checked: an unknown option or a bad callbackUrl throws at once', async () => {
+  await assert.rejects(startSandbox({ prot: 1 } as never), /unknown option\(s\): prot/);
+  await assert.rejects(startSandbox({ callbackUrl: 'ftp://x' }), /callbackUrl must be an absolute http\(s\) URL/);
+});
