@@ -38,7 +38,7 @@ const anyKey = fc.oneof(
 /** https URLs as fc.webUrl builds them (no credentials), and http ones on loopback hosts. */
 const loopback = fc.constantFrom('localhost', '127.0.0.1', '127.1.2.3', '[::1]');
 const port = fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined });
-const path = fc.array(fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/), { maxLength: 3 }).map((p) => (p.length ? `/${p.join('/')}` : ''));
+const path = fc.array(fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/).filter((s) => s !== '.' && s !== '..'), { maxLength: 3 }).map((p) => (p.length ? `/${p.join('/')}` : ''));
 const loopbackHttp = fc.tuple(loopback, port, path).map(([h, p, s]) => `http://${h}${p === undefined ? '' : `:${p}`}${s}`);
 const validBase = fc.oneof(fc.webUrl({ validSchemes: ['https'], withQueryParameters: false, withFragments: false }), loopbackHttp);
 const validRedirect = fc.oneof(fc.webUrl({ validSchemes: ['https'], withQueryParameters: true, withFragments: true }), loopbackHttp);
