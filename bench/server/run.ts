@@ -83,7 +83,7 @@ try {
 
   const ratio = tokened.rps / proxied.rps;
   console.log(`bench/server, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
-  console.log(`autocannon ${connections} connections, ${seconds} s per row after a 2 s warm-up; loopback; upstream: stand-in obtain_token (node:http, signed with sign())`);
+  console.log(`autocannon ${connections} connections, ${seconds} s per row after a 2 s warm-up; loopback; upstream: the sandbox (startSandbox, pay-form/sandbox)`);
   console.log('');
   console.log('| server                             |   req/s | p50 ms  | p99 ms  | non2xx | vs target                  |');
   console.log('|------------------------------------|---------|---------|---------|--------|----------------------------|');
