@@ -71,6 +71,16 @@ describe('form-url: base URL', () => {
     });
   }
 
+  it('a base accepted by checkBaseUrl frames any valid key under it; dot-segment bases never give invalid-key', () => {
+    // Found by bench/fuzz-browser: 'http://localhost/A/.~/.' was accepted as a base, then every key was refused.
+    for (const base of ['http://localhost/A/.~/.', 'https://pay.example/a/.', 'https://pay.example/a/..', 'https://pay.example/%2e', 'https://pay.example/a/.b/.']) {
+      const checked = checkBaseUrl(base);
+      const opened = openFormUrl(base, 'k-1');
+      if (checked.ok) expect(opened, base).to.deep.equal({ ok: true, value: `${checked.value}/api/jsapi/open/k-1/` });
+      else expect(opened.ok === false && opened.code, base).to.equal('invalid-base-url');
+    }
+  });
+
   it('allows plain http only for loopback hosts', () => {
     for (const host of ['localhost', '127.0.0.1', '127.255.0.9', '[::1]']) expect(isLoopbackHost(host), host).to.equal(true);
     for (const host of ['localhost.evil.example', '128.0.0.1', '127.example', '[::2]', 'example.com']) {

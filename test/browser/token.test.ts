@@ -100,6 +100,33 @@ describe('<pay-form token-url>', () => {
     expect(typesOf(b.events)).to.deep.equal(['pay-form-error']);
   });
 
+  it('a token-url that never answers: after load-timeout, token-request-failed, the request aborted, no frame', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, 'token-url': '/__token/hang', 'load-timeout': '300' });
+    expect(el.state).to.equal('loading');
+    const error = await waitForEvent(events, 'pay-form-error');
+    expect(error.detail).to.deep.equal({ code: 'token-request-failed', message: 'the token request got no answer within 300 ms' });
+    expect(el.state).to.equal('error');
+    await waitUntil(async () => (await tokenRequests())[0]?.aborted === true, 'the server saw the abort', { timeout: 8000 });
+    await el.updateComplete;
+    expect(frameOf(el)).to.equal(null);
+    await settle();
+    expect(typesOf(events)).to.deep.equal(['pay-form-error']);
+  });
+
+  it('a fetchToken that never settles: its signal is aborted at load-timeout and token-request-failed fires', async () => {
+    let seen: AbortSignal | undefined;
+    const { el, events } = await mount({ 'load-timeout': '200' }, (form) => {
+      form.fetchToken = ({ signal }) => {
+        seen = signal;
+        return new Promise(() => undefined);
+      };
+    });
+    expect(errorCode([await waitForEvent(events, 'pay-form-error')])).to.equal('token-request-failed');
+    expect(seen?.aborted).to.equal(true);
+    expect(el.state).to.equal('error');
+  });
+
   it('removing the element aborts the pending request; re-adding asks again', async () => {
     const { el, container } = await mount({ 'token-url': '/__token/hang' });
     expect(el.state).to.equal('loading');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { canonicalJson, hmacSigner, hmacVerifier, sign, signed, timingSafeEqual, verify } from '../../../src/server/signature.js';
+import { canonicalJson, hmacSigner, hmacVerifier, sign, signed, timingSafeEqual, verify, webCryptoSign } from '../../../src/server/signature.js';
 
 // Expected values come from node:crypto over hand-written canonical strings, never from sign() itself.
 const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message, 'utf8').digest('hex');
@@ -85,6 +85,19 @@ test('property: the signature ignores key order and the old signature; the messa
       const expected = hmac(secret, message);
       assert.equal(await sign(payload, secret), expected);
       assert.equal(await sign({ ...(shuffle(payload) as object), signature: 'other' }, secret), expected);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('property: the Web Crypto path (runtimes without node:crypto) signs exactly as the node:crypto path', async () => {
+  const text = fc.string({ unit: 'binary' });
+  await fc.assert(
+    fc.asyncProperty(fc.dictionary(text, fc.jsonValue()), fc.string({ unit: 'binary', minLength: 1 }), async (obj, secret) => {
+      const payload = JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+      const expected = hmac(secret, canonicalJson(payload));
+      assert.equal(await webCryptoSign(payload, secret), expected);
+      assert.equal(await sign(payload, secret), expected);
     }),
     { numRuns: 300 },
   );

@@ -34,6 +34,10 @@ test('starts with the given merchant, secret and redirect mode, answers signed, 
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.match(String(answer.body.redirect_url), new RegExp(`^${url}/api/jsapi/open/`));
     assert.equal(await verify(answer.body, 'cli-secret'), true);
+    // The log line is written after the answer is sent, through a pipe: wait for it (bounded).
+    for (let i = 0; i < 100 && !/POST \/api\/jsapi\/obtain_token\/ 200/.test(output().stdout); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     assert.match(output().stdout, /POST \/api\/jsapi\/obtain_token\/ 200/, 'the request log');
     assert.doesNotMatch(output().stdout, /cli-secret/, 'a secret given on the command line is not echoed');
   } finally {

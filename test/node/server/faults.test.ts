@@ -6,7 +6,9 @@ import {
   ApiError,
   BadResponseError,
   NetworkError,
+  PayFormError,
   SignatureError,
+  createTokenHandler,
   TimeoutError,
   type PayoutParams,
   type TokenParams,
@@ -64,6 +66,7 @@ describe('a service that hangs', () => {
     const error = await fails(clientFor(s.url, { timeoutMs: 300, maxRetries: 5 }).createPayout(payout), TimeoutError);
     assert.equal(error.outcomeUnknown, true);
     assert.equal(error.attempts, 1);
+    assert.equal(error.timeoutMs, 300);
     assert.equal(s.requests.length, 1);
   });
   test('payout: a service that stalls mid-body also times out, sent once', LIMIT, async () => {
@@ -79,6 +82,7 @@ describe('a service that hangs', () => {
     const s = await service(hang);
     const error = await fails(clientFor(s.url, { timeoutMs: 200, maxRetries: 2 }).obtainToken(token), TimeoutError);
     assert.equal(error.attempts, 3);
+    assert.equal(error.timeoutMs, 200);
     assert.equal(s.requests.length, 3);
   });
 });
@@ -177,6 +181,14 @@ describe('answers that are not usable JSON: BadResponseError', () => {
     ],
   ];
   for (const [name, respond, reason] of cases) {
+    test(`${name}: obtain_token -> ${reason} after 1 attempt (a 200 is not retried), outcome known`, LIMIT, async () => {
+      const s = await service(respond);
+      const error = await fails(clientFor(s.url, { maxRetries: 3 }).obtainToken(token), BadResponseError);
+      assert.equal(error.reason, reason);
+      assert.equal(error.attempts, 1);
+      assert.equal(error.outcomeUnknown, false);
+      assert.equal(s.requests.length, 1);
+    });
     test(`${name}: payout -> ${reason}, sent once, outcome unknown`, LIMIT, async () => {
       const s = await service(respond);
       const error = await fails(clientFor(s.url, { maxRetries: 3 }).createPayout(payout), BadResponseError);
@@ -271,4 +283,39 @@ describe('signatures on answers', () => {
     } as never);
     await fails(throwing.obtainToken(token), SignatureError);
   });
+});
+
+// What the browser sees when the service fails behind the token endpoint: every fault above is one
+// 502 with the same fixed words, after the client's documented attempts, and nothing of the upstream.
+describe('the token handler in front of each fault', () => {
+  const faults: Array<[string, Responder, number]> = [
+    ['hangs (timeoutMs 200)', hang, 2],
+    ['503 signed', (_req, res) => answerSigned(res, 503, { success: false, message: 'upstream secret detail' }), 2],
+    ['429', raw(429, 'application/json', '{"success":false,"message":"upstream secret detail"}'), 2],
+    ['HTML 200', raw(200, 'text/html', '<h1>upstream secret detail</h1>'), 1],
+    ['truncated JSON', raw(200, 'application/json', '{"success":true,"key":"upstream secret detail'), 1],
+    ['wrong signature', (_req, res) => answerSigned(res, 200, { success: true, key: 'upstream secret detail' }, 'other'), 1],
+    ['a huge body', raw(200, 'application/json', Buffer.alloc(2 * 1024 * 1024, 0x20)), 1],
+  ];
+  for (const [name, respond, attempts] of faults) {
+    test(`${name}: 502 "Payment service unavailable" after ${attempts} attempt(s), no upstream detail`, LIMIT, async () => {
+      const s = await service(respond);
+      const seen: unknown[] = [];
+      const handler = createTokenHandler({
+        client: clientFor(s.url, { timeoutMs: 200, maxRetries: 1 }),
+        resolve: () => ({ ...TOKEN }) as TokenParams,
+        onError: (error) => seen.push(error),
+      });
+      const response = await handler(
+        new Request('http://merchant.test/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      );
+      const text = await response.text();
+      assert.equal(response.status, 502);
+      assert.deepEqual(JSON.parse(text), { success: false, message: 'Payment service unavailable' });
+      assert.ok(!text.includes('upstream secret detail'));
+      assert.equal(s.requests.length, attempts);
+      assert.equal(seen.length, 1);
+      assert.ok(seen[0] instanceof PayFormError, 'onError gets the typed error');
+    });
+  }
 });

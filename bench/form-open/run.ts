@@ -1,0 +1,278 @@
+// bench/form-open (issue 6 item 1), real Chromium (playwright-core, test/chromium.mjs launchOptions()).
+//   npm run bench:form-open [-- runs delayMs]
+// Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
+// incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
+// opens), which would hide what preconnect does for real users. Host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
+// production). The element is the esbuild production bundle of src/index.ts, served no-store.
+//   define: performance.now() before appending <script type=module src=bundle> to
+//           customElements.whenDefined('pay-form').
+//   open:   on a connected <pay-form base-url=service>, performance.now() just before `el.key = k`
+//           to the iframe request's PerformanceResourceTiming.requestStart (the service sends
+//           Timing-Allow-Origin: *), same page clock. Baseline: the same page without the bundle, a
+//           hand-written iframe (createElement, src, append) timed the same way, on a page that has
+//           loaded the same bundle (same page state: the element's own cost) and on a page without
+//           it (what loading pay-form at all costs the first frame). Cross-check: the
+//           service stamps the request's arrival with performance.timeOrigin + performance.now()
+//           (epoch ms, as is the page's performance.timeOrigin + t0).
+//   longtask: PerformanceObserver('longtask', buffered) on every page, from page start to the form
+//           request; counted per kind of page.
+//   preconnect: a TCP proxy in front of the service holds each new connection's bytes for N ms
+//           (connection setup costs N ms); the element with base-url set 3N ms before the key (its
+//           <link rel=preconnect> has time to pay that cost) vs base-url and key set together;
+//           measured to responseStart (first byte of the answer, after the proxy). Each such page gets
+//           its own proxy port (a new origin), so no socket from an earlier page can be reused.
+// The service answers `Connection: close` and the bundle `no-store`: no page inherits a warm socket.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { buildBrowserBundle } from '../element-bundle.js';
+
+const runs = Number(process.argv[2] ?? 60);
+const delayMs = Number(process.argv[3] ?? 50);
+const { launchOptions } = (await import('../../test/chromium.mjs' as string)) as {
+  launchOptions: () => Parameters<typeof chromium.launch>[0];
+};
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+async function listen(host: string, listener: Listener) {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+const arrivals = new Map<string, number>();
+const service = await listen('127.0.0.1', (req, res) => {
+  arrivals.set(req.url ?? '', performance.timeOrigin + performance.now());
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'timing-allow-origin': '*',
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
+  res.end('<!doctype html><title>form</title><p>form');
+});
+const serviceUrl = `http://127.0.0.1:${service.port}`;
+
+const { code } = await buildBrowserBundle();
+const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><script>
+window.__longtasks = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longtasks.push(e.duration); })
+  .observe({ type: 'longtask', buffered: true });
+</script></head><body><div id="slot"></div></body></html>`;
+const host = await listen('localhost', (req, res) => {
+  const isBundle = req.url === '/pay-form.js';
+  res.writeHead(200, {
+    'content-type': isBundle ? 'text/javascript' : 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+  });
+  res.end(isBundle ? code : HOST_PAGE);
+});
+const hostUrl = `http://localhost:${host.port}/`;
+// The same pages from the service's own site (127.0.0.1, another port): a same-site frame.
+const sameSiteHost = await listen('127.0.0.1', host.server.listeners('request')[0] as Listener);
+const sameSiteHostUrl = `http://127.0.0.1:${sameSiteHost.port}/`;
+
+/** Holds every new connection's bytes for `ms` before relaying: connection setup costs `ms`. */
+async function delayingProxy(ms: number): Promise<{ server: TcpServer; url: string; connections: () => number }> {
+  let connections = 0;
+  const server = createTcpServer((client) => {
+    connections++;
+    client.pause();
+    const upstream = connect(service.port, '127.0.0.1');
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', cut);
+    upstream.on('error', cut);
+    setTimeout(() => {
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
+    }, ms);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
+}
+
+interface OpenTiming {
+  request: number;
+  response: number;
+  epochStart: number;
+  longtasks: number[];
+}
+
+async function freshPage(browser: BrowserContext, url = hostUrl): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  return page;
+}
+
+async function defineBundle(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const t0 = performance.now();
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.src = '/pay-form.js';
+    document.head.append(script);
+    await customElements.whenDefined('pay-form');
+    return performance.now() - t0;
+  });
+}
+
+/** Opens `key` on the page, by the element or by a hand-written iframe, and times the form request. */
+async function openForm(page: Page, how: 'element' | 'iframe' | 'element-late-base', base: string, key: string, waitMs: number): Promise<OpenTiming> {
+  return page.evaluate(
+    async ({ how, base, key, waitMs }) => {
+      const slot = document.getElementById('slot')!;
+      const url = `${base}/api/jsapi/open/${key}/`;
+      const el = how === 'iframe' ? null : (document.createElement('pay-form') as HTMLElement & { key: string | null; baseUrl: string | null });
+      if (el) {
+        if (how === 'element') el.setAttribute('base-url', base);
+        slot.append(el);
+      }
+      // Let connection-time work (preconnect, first render) finish, as it would before a user's click.
+      await new Promise((r) => setTimeout(r, waitMs));
+      const entry = new Promise<PerformanceResourceTiming>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no resource timing for ${url}`)), 10_000);
+        new PerformanceObserver((list, observer) => {
+          for (const e of list.getEntries() as PerformanceResourceTiming[]) {
+            if (e.name !== url) continue;
+            clearTimeout(timer);
+            observer.disconnect();
+            resolve(e);
+          }
+        }).observe({ type: 'resource' });
+      });
+      const t0 = performance.now();
+      if (el) {
+        if (how === 'element-late-base') el.baseUrl = base;
+        el.key = key;
+      } else {
+        const iframe = document.createElement('iframe');
+        iframe.src = url;
+        slot.append(iframe);
+      }
+      const e = await entry;
+      const longtasks = (window as unknown as { __longtasks: number[] }).__longtasks;
+      return { request: e.requestStart - t0, response: e.responseStart - t0, epochStart: performance.timeOrigin + t0, longtasks };
+    },
+    { how, base, key, waitMs },
+  );
+}
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+function quantile(xs: number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+}
+const ms = (x: number) => x.toFixed(2).padStart(7);
+const W = 52;
+const rule = (extra = '') => `|${'-'.repeat(W + 2)}|---------|---------|${extra}`;
+const line = (label: string, xs: number[], extra = '') => `| ${label.padEnd(W)} | ${ms(median(xs))} | ${ms(quantile(xs, 0.95))} |${extra}`;
+
+const profile = mkdtempSync(join(tmpdir(), 'pay-form-bench-'));
+const browser = await chromium.launchPersistentContext(profile, launchOptions());
+try {
+  const defineTimes: number[] = [];
+  const element: OpenTiming[] = [];
+  const iframe: OpenTiming[] = [];
+  const plain: OpenTiming[] = [];
+  const serverElement: number[] = [];
+  const serverIframe: number[] = [];
+  const kinds = ['element', 'iframe', 'plain'] as const;
+  for (let i = 0; i < runs + 3; i++) {
+    const warmup = i < 3;
+    // Rotate which kind goes first, so none always gets the warmer machine.
+    for (const kind of [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)]) {
+      const page = await freshPage(browser);
+      const key = `k-${kind}-${i}`;
+      const define = kind === 'plain' ? NaN : await defineBundle(page);
+      const timing = await openForm(page, kind === 'element' ? 'element' : 'iframe', serviceUrl, key, 100);
+      const arrival = arrivals.get(`/api/jsapi/open/${key}/`) ?? NaN;
+      await page.close();
+      if (warmup) continue;
+      if (kind === 'element') {
+        defineTimes.push(define);
+        element.push(timing);
+        serverElement.push(arrival - timing.epochStart);
+      } else if (kind === 'iframe') {
+        iframe.push(timing);
+        serverIframe.push(arrival - timing.epochStart);
+      } else {
+        plain.push(timing);
+      }
+    }
+  }
+
+  const preRuns = Math.max(20, Math.round(runs / 2));
+  const preconnectRows: string[] = [];
+  for (const [site, pageUrl] of [
+    ['cross-site', hostUrl],
+    ['same-site', sameSiteHostUrl],
+  ] as const) {
+    const times = { element: [] as number[], 'element-late-base': [] as number[] };
+    const sockets = { element: 0, 'element-late-base': 0 };
+    for (let i = 0; i < preRuns; i++) {
+      for (const how of i % 2 === 0 ? (['element', 'element-late-base'] as const) : (['element-late-base', 'element'] as const)) {
+        const proxy = await delayingProxy(delayMs);
+        const page = await freshPage(browser, pageUrl);
+        await defineBundle(page);
+        const timing = await openForm(page, how, proxy.url, `p-${site}-${how}-${i}`, 3 * delayMs);
+        await page.close();
+        sockets[how] += proxy.connections();
+              times[how].push(timing.response);
+      }
+    }
+    const pre = times.element;
+    const none = times['element-late-base'];
+    const sock = (n: number) => ` ${(n / preRuns).toFixed(2).padStart(7)} |`;
+    preconnectRows.push(line(`${site}: base-url before the key (preconnected)`, pre, sock(sockets.element)));
+    preconnectRows.push(line(`${site}: base-url with the key (no head start)`, none, sock(sockets['element-late-base'])));
+    preconnectRows.push(`| ${`${site}: preconnect saves (median)`.padEnd(W)} | ${ms(median(none) - median(pre))} |         |         |`);
+  }
+
+  const longOf = (xs: OpenTiming[]) => xs.reduce((n, t) => n + t.longtasks.filter((d) => d > 50).length, 0);
+  const requestEl = element.map((t) => t.request);
+  const requestIf = iframe.map((t) => t.request);
+  const requestPlain = plain.map((t) => t.request);
+  const diff = median(requestEl) - median(requestIf);
+  const diffPlain = median(requestEl) - median(requestPlain);
+  const version = browser.browser()?.version() ?? '?';
+  console.log(`bench/form-open, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Chromium ${version} headless, Node ${process.version}`);
+  console.log(`${runs} runs per row (after 3 warm-up runs), each on a fresh page (one regular profile, no warm sockets); loopback; production bundle ${(code.length / 1024).toFixed(1)} KiB minified`);
+  console.log('');
+  console.log(`| ${'measure (ms)'.padEnd(W)} |  median |     p95 |`);
+  console.log(rule());
+  console.log(line('script tag -> customElements.whenDefined', defineTimes));
+  console.log(line('set key -> form request sent (pay-form)', requestEl));
+  console.log(line('insert <iframe src> -> form request sent (baseline)', requestIf));
+  console.log(line('the same on a page without the bundle', requestPlain));
+  console.log(line('set key -> request arrives at service (pay-form)', serverElement));
+  console.log(line('insert <iframe src> -> request arrives at service', serverIframe));
+  console.log('');
+  console.log(
+    `pay-form vs hand-written iframe (same page state) at the median: ${diff >= 0 ? '+' : ''}${diff.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestIf)).toFixed(2)}; target within 1 ms: ${diff <= 1 ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    `pay-form vs hand-written iframe on a page without the bundle: ${diffPlain >= 0 ? '+' : ''}${diffPlain.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestPlain)).toFixed(2)}`,
+  );
+  console.log(
+    `long tasks (> 50 ms): ${longOf(element)} on ${element.length} pay-form pages (bundle load + open), ${longOf(iframe)} on ${iframe.length} iframe pages with the bundle, ${longOf(plain)} on ${plain.length} without`,
+  );
+  console.log('');
+  console.log(`preconnect: connection setup delayed ${delayMs} ms by a TCP proxy in front of the service, ${preRuns} runs per row; set key -> first byte of the form (responseStart); page on http://localhost (cross-site) or http://127.0.0.1 (same-site) with the service on http://127.0.0.1:`);
+  console.log(`| ${'page and base-url (ms)'.padEnd(W)} |  median |     p95 | sockets |`);
+  console.log(rule('---------|'));
+  for (const line of preconnectRows) console.log(line);
+} finally {
+  await browser.close();
+  rmSync(profile, { recursive: true, force: true });
+  service.server.close();
+  host.server.close();
+  sameSiteHost.server.close();
+}
