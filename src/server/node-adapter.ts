@@ -62,12 +62,15 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
   const text = knownResponseText(response);
   if (text !== undefined) {
+    // A known length: one plain write of head and body, not chunked framing in several writes.
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
     res.end(text);
     return;
   }
+  res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
     return;

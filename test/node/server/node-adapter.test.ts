@@ -202,6 +202,8 @@ describe('toNodeHandler with the handlers: bodies made elsewhere are read, not a
     );
     const response = await post(rebuilt, await signedBody());
     assert.equal(response.status, 202);
+    // Streamed (chunked, no length): the rebuilt Response, not the handler's kept text.
+    assert.equal(response.headers.get('content-length'), null);
     assert.deepEqual(await response.json(), { success: true, wrapped: true });
 
     const edited = await serve(
@@ -215,7 +217,10 @@ describe('toNodeHandler with the handlers: bodies made elsewhere are read, not a
     assert.equal(again.status, 200);
     assert.equal(again.headers.get('x-request-id'), 'r-1');
     assert.equal(again.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(await again.json(), { success: true });
+    // The handler's own answer is written whole, with its length.
+    const text = await again.text();
+    assert.deepEqual(JSON.parse(text), { success: true });
+    assert.equal(again.headers.get('content-length'), String(Buffer.byteLength(text)));
   });
 });
 
