@@ -4,6 +4,7 @@
 import { MemoryCallbackStore, type CallbackStore, type ClaimResult } from './callback-store.js';
 import type { PaymentClient } from './client.js';
 import { isJsonContentType, parseJsonObject, readCapped } from './body.js';
+import { knownRequestBytes, responseWithText } from './known-bodies.js';
 import { ConfigError, PayFormError, ValidationError } from './errors.js';
 import type { FieldIssue, TokenParams } from './fields.js';
 import { hmacVerifier, type JsonValue, type Verifier } from './signature.js';
@@ -17,7 +18,7 @@ export const INVALID_JSON_MESSAGE = 'Invalid ContentType or json format';
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 function answer(status: number, body: Record<string, JsonValue>, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return responseWithText(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
@@ -30,9 +31,18 @@ const failure = (status: number, message: string, headers?: Record<string, strin
 async function readJsonObject(request: Request): Promise<Record<string, unknown> | Response> {
   if (request.method !== 'POST') return failure(405, 'Method not allowed', { allow: 'POST' });
   if (!isJsonContentType(request.headers.get('content-type'))) return failure(400, INVALID_JSON_MESSAGE);
-  const read = await readCapped(request.body, MAX_REQUEST_BYTES, request.headers.get('content-length'));
-  if (!read.ok) return failure(413, 'Request body too large');
-  const parsed = parseJsonObject(read.bytes);
+  const declared = request.headers.get('content-length');
+  // toNodeHandler's raw bytes when it built this Request; the stream (capped) for anyone else's.
+  const known = knownRequestBytes(request);
+  let bytes: Uint8Array;
+  if (known !== undefined && known.byteLength <= MAX_REQUEST_BYTES && !(Number(declared) > MAX_REQUEST_BYTES)) {
+    bytes = known;
+  } else {
+    const read = await readCapped(request.body, MAX_REQUEST_BYTES, declared);
+    if (!read.ok) return failure(413, 'Request body too large');
+    bytes = read.bytes;
+  }
+  const parsed = parseJsonObject(bytes);
   return parsed.ok ? parsed.value : failure(400, INVALID_JSON_MESSAGE);
 }
 

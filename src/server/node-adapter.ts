@@ -4,6 +4,7 @@
 // Only type imports from node: so importing pay-form/server on Workers or Deno does not need Node's modules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_REQUEST_BYTES, type FetchHandler } from './handlers.js';
+import { knownResponseText, requestWithBytes } from './known-bodies.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
@@ -51,7 +52,7 @@ function toRequest(req: IncomingMessage, body: Buffer): Request {
   const url = new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(url, { method, headers, ...(hasBody ? { body: new Uint8Array(body) } : {}) });
+  return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined);
 }
 
 async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -61,6 +62,14 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const text = knownResponseText(response);
+  if (text !== undefined) {
+    // A known length: one plain write of head and body, not chunked framing in several writes.
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();

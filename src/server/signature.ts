@@ -25,21 +25,28 @@ function canonical(value: unknown): string {
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
+  if (typeof value === 'object') return canonicalObject(value as Record<string, unknown>, undefined);
   throw new TypeError(`Cannot sign a value of type ${typeof value}`);
+}
+
+// Plain loops rather than entries/filter/sort/map: this runs twice per token request and once per
+// callback. sort() with no comparator orders by UTF-16 code units, as the definition asks.
+function canonicalObject(object: Record<string, unknown>, skip: string | undefined): string {
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = object[key];
+    if (member === undefined || key === skip) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonical(member)}`;
+  }
+  return `${out}}`;
 }
 
 /** The default scheme's message: the payload without its top-level `signature`, keys sorted at every
  *  depth (by UTF-16 code units, as JavaScript sorts), no whitespace. `undefined` members are left out,
  *  as JSON.stringify would. */
 export function canonicalJson(payload: Record<string, unknown>): string {
-  const { signature: _ignored, ...rest } = payload;
-  return canonical(rest);
+  return canonicalObject(payload, 'signature');
 }
 
 interface NodeHmac {

@@ -236,6 +236,43 @@ describe('MemoryCallbackStore', () => {
     assert.equal(await store.begin('c'), 'done');
     assert.equal(await store.begin('a'), 'new', 'the oldest done key was dropped');
   });
+  test('eviction over a long mixed run matches the plain rule (oldest done key first, scanning from the start)', async () => {
+    // The model: the rule written the obvious way. The store keeps a cursor between evictions instead.
+    const model = new Map<string, 'done' | 'in-flight'>();
+    const max = 3;
+    const evict = () => {
+      for (const [key, state] of model) {
+        if (model.size <= max) break;
+        if (state === 'done') model.delete(key);
+      }
+    };
+    const store = new MemoryCallbackStore({ maxEntries: max });
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let step = 0; step < 5000; step++) {
+      const key = `k${random(10)}`;
+      const op = random(3);
+      if (op === 0) {
+        const state = model.get(key);
+        const expected = state === 'in-flight' ? 'in-flight' : state === 'done' ? 'done' : 'new';
+        if (expected !== 'in-flight') {
+          model.delete(key);
+          model.set(key, expected === 'done' ? 'done' : 'in-flight');
+          if (expected === 'new') evict();
+        }
+        assert.equal(await store.begin(key), expected, `step ${step}: begin ${key}`);
+      } else if (op === 1 && model.get(key) === 'in-flight') {
+        model.delete(key);
+        model.set(key, 'done');
+        evict();
+        await store.complete(key);
+      } else if (op === 2 && model.get(key) === 'in-flight') {
+        model.delete(key);
+        await store.fail(key);
+      }
+      assert.equal(store.size, model.size, `step ${step}: size`);
+    }
+  });
   test('done keys expire after ttlMs', async () => {
     const store = new MemoryCallbackStore({ ttlMs: 30 });
     await store.begin('k');

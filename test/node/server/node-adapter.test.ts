@@ -3,8 +3,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { MAX_REQUEST_BYTES, toNodeHandler, type FetchHandler } from '../../../src/server/index.js';
-import { startServer } from './service.js';
+import { createCallbackHandler, MAX_REQUEST_BYTES, sign, toNodeHandler, type FetchHandler } from '../../../src/server/index.js';
+import { SECRET, startServer } from './service.js';
 
 const servers: Array<{ close(): Promise<void> }> = [];
 after(() => Promise.all(servers.map((s) => s.close())));
@@ -152,6 +152,75 @@ describe('toNodeHandler', () => {
     const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
     assert.equal(bytes.length, 128 * 64 * 1024);
     assert.ok(bytes.every((b) => b === 0x61));
+  });
+});
+
+// toNodeHandler hands its raw bytes to the handlers, and writes the handlers' own answers in one go;
+// a Request or Response made by anyone else (middleware in between) must still be read as a stream.
+describe('toNodeHandler with the handlers: bodies made elsewhere are read, not assumed', () => {
+  const payload = { invoice_id: 'inv-fast', status: 'success', amount: 1 };
+  const signedBody = async () => JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
+  const post = (url: string, body: string) =>
+    fetch(`${url}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  test('a Request rebuilt by middleware: the handler reads its body, not the bytes that arrived', async () => {
+    const seen: unknown[] = [];
+    const callback = createCallbackHandler({ secret: SECRET, onStatus: (p) => void seen.push(p.invoice_id) });
+    const replacement = await signedBody();
+    const url = await serve(
+      toNodeHandler((request) =>
+        callback(new Request(request.url, { method: 'POST', headers: request.headers, body: replacement })),
+      ),
+    );
+    // What arrived is not even JSON; the rebuilt Request carries the signed callback.
+    const response = await post(url, 'not json at all');
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { success: true });
+    assert.deepEqual(seen, ['inv-fast']);
+  });
+
+  test('a Request whose stream was read before the handler: answered as before, never from the kept bytes', async () => {
+    const callback = createCallbackHandler({ secret: SECRET, onStatus: () => undefined });
+    const url = await serve(
+      toNodeHandler(async (request) => {
+        await request.text();
+        return callback(request);
+      }),
+    );
+    // The handler cannot read a used body: it fails (500) instead of acting on bytes it never read.
+    assert.equal((await post(url, await signedBody())).status, 500);
+  });
+
+  test("a Response rebuilt or edited by middleware: the client gets that Response, headers and body", async () => {
+    const callback = createCallbackHandler({ secret: SECRET, onStatus: () => undefined });
+    const rebuilt = await serve(
+      toNodeHandler(async (request) => {
+        const original = await callback(request);
+        const text = (await original.text()).replace('true', 'true,"wrapped":true');
+        return new Response(text, { status: 202, headers: original.headers });
+      }),
+    );
+    const response = await post(rebuilt, await signedBody());
+    assert.equal(response.status, 202);
+    // Streamed (chunked, no length): the rebuilt Response, not the handler's kept text.
+    assert.equal(response.headers.get('content-length'), null);
+    assert.deepEqual(await response.json(), { success: true, wrapped: true });
+
+    const edited = await serve(
+      toNodeHandler(async (request) => {
+        const original = await callback(request);
+        original.headers.set('x-request-id', 'r-1');
+        return original;
+      }),
+    );
+    const again = await post(edited, await signedBody());
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('x-request-id'), 'r-1');
+    assert.equal(again.headers.get('cache-control'), 'no-store');
+    // The handler's own answer is written whole, with its length.
+    const text = await again.text();
+    assert.deepEqual(JSON.parse(text), { success: true });
+    assert.equal(again.headers.get('content-length'), String(Buffer.byteLength(text)));
   });
 });
 
