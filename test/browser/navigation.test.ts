@@ -70,6 +70,8 @@ describe('<pay-form> navigation', () => {
     await waitUntil(() => frame.contentWindow?.location.href === url, 'the host page navigated to the form', {
       timeout: 8000,
     });
+    // As above: the address changes before the form's document is parsed.
+    await waitUntil(() => frame.contentDocument?.querySelector('h1') != null, 'the form page parsed', { timeout: 8000 });
     expect(frame.contentDocument?.querySelector('h1')?.textContent).to.equal('Same-origin form');
   });
 });
