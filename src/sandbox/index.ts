@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { INVALID_JSON_MESSAGE } from '../server/handlers.js';
+import { BodyTooLarge, readNodeBody } from '../server/node-adapter.js';
 import { API_ENDPOINTS, failure, parseJsonBody, signedAnswer, type ApiAnswer, type ApiContext } from './api.js';
 import { CallbackQueue, type CallbackDelivery } from './callbacks.js';
 import { matchOpenPath, openForm, settle, type HtmlAnswer } from './form.js';
@@ -38,26 +39,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-class BodyTooLarge extends Error {}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLarge());
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 const API_ALLOW = 'POST';
 
 async function answerApi(ctx: ApiContext, req: http.IncomingMessage, pathname: string): Promise<ApiAnswer | undefined> {
@@ -66,7 +47,8 @@ async function answerApi(ctx: ApiContext, req: http.IncomingMessage, pathname: s
   if (req.method !== 'POST') return failure(405, `Method not allowed: use ${API_ALLOW}`);
   let raw: string;
   try {
-    raw = await readBody(req);
+    // Drained after an overflow, so the client's keep-alive connection stays usable for the 413.
+    raw = (await readNodeBody(req, MAX_BODY_BYTES, { drain: true })).toString('utf8');
   } catch (error) {
     if (error instanceof BodyTooLarge) return failure(413, `Request body too large (over ${MAX_BODY_BYTES} bytes)`);
     throw error;

@@ -8,9 +8,40 @@ import { knownResponseText, requestWithBytes } from './known-bodies.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
-class BodyTooLarge extends Error {}
+/** Thrown by readNodeBody when a body passes its cap. */
+export class BodyTooLarge extends Error {}
 
-/** Collects the request body, stopping as soon as it passes the cap. */
+/**
+ * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
+ * passes the cap. Then the rest is left unread (`drain: false`: the caller answers and closes the
+ * connection) or read and discarded (`drain: true`: the connection stays usable for keep-alive).
+ */
+export function readNodeBody(req: IncomingMessage, cap: number, { drain = false } = {}): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > cap) {
+    if (drain) req.resume();
+    return Promise.reject(new BodyTooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > cap) {
+        req.off('data', onData);
+        if (drain) req.resume();
+        else req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+/** The request body: Express's express.raw() Buffer when there is one, else read from the stream. */
 function collectBody(req: IncomingMessage): Promise<Buffer> {
   const preParsed = (req as IncomingMessage & { body?: unknown }).body;
   if (Buffer.isBuffer(preParsed)) {
@@ -21,25 +52,7 @@ function collectBody(req: IncomingMessage): Promise<Buffer> {
       new Error('toNodeHandler: the body was already parsed; mount the handler before body parsers or use express.raw()'),
     );
   }
-  const declared = Number(req.headers['content-length']);
-  if (declared > MAX_REQUEST_BYTES) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > MAX_REQUEST_BYTES) {
-        req.off('data', onData);
-        req.pause();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
+  return readNodeBody(req, MAX_REQUEST_BYTES);
 }
 
 function toRequest(req: IncomingMessage, body: Buffer): Request {

@@ -109,8 +109,7 @@ export function timingSafeEqual(a: string, b: string): boolean {
 /** Verifies payload.signature against the default scheme. A missing or non-string signature is false. */
 export async function verify(payload: Record<string, unknown>, secret: string): Promise<boolean> {
   const { signature } = payload;
-  if (typeof signature !== 'string') return false;
-  return timingSafeEqual(signature.toLowerCase(), await sign(payload, secret));
+  return typeof signature === 'string' && hmacVerifier(secret)(payload, signature);
 }
 
 export function hmacSigner(secret: string): Signer {
