@@ -1,7 +1,9 @@
 // The service's two JSON endpoints, with the seed's checks in the order the sandbox documents:
 // content type and JSON, then every field (the shared rules of pay-form/server), then merchant_id,
 // then the signature. Every answer, failures included, is signed with the merchant's secret.
+import { OPEN_FORM_PATH, encodeKeySegment } from '../form-url.js';
 import { isJsonContentType } from '../server/body.js';
+import { SERVICE_PATHS } from '../server/client.js';
 import { validatePayoutRequest, validateTokenRequest, type Validation } from '../server/fields.js';
 import { hmacSigner, signed, verify } from '../server/signature.js';
 import type { CallbackQueue } from './callbacks.js';
@@ -83,7 +85,7 @@ export const obtainToken: ApiEndpoint = async (ctx, input) => {
   const key = invoice.key as string;
   const body: Record<string, unknown> = { success: true, key };
   if (siteHasRedirectMode(ctx.options.redirectMode, r.site_id)) {
-    body.redirect_url = `${ctx.url}/api/jsapi/open/${encodeURIComponent(key)}/`;
+    body.redirect_url = `${ctx.url}${OPEN_FORM_PATH}${encodeKeySegment(key)}/`;
   }
   return { status: 200, body };
 };
@@ -116,6 +118,6 @@ export const payout: ApiEndpoint = async (ctx, input) => {
 };
 
 export const API_ENDPOINTS: Readonly<Record<string, ApiEndpoint>> = {
-  '/api/payout/': payout,
-  '/api/jsapi/obtain_token/': obtainToken,
+  [SERVICE_PATHS.payout]: payout,
+  [SERVICE_PATHS.obtain_token]: obtainToken,
 };

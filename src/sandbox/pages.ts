@@ -1,6 +1,7 @@
 // The HTML the sandbox serves: the open-form page, refusals and plain results. Every value from a
 // request goes through html``, which escapes it; the pages carry no script at all.
 import { formatAmount } from './money.js';
+import { OPEN_FORM_PATH, encodeKeySegment } from '../form-url.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -101,7 +102,7 @@ export interface FormPageData {
 
 export function formPage(data: FormPageData, nonce: string): string {
   const t = labelsFor(data.language);
-  const base = `/api/jsapi/open/${encodeURIComponent(data.key)}/`;
+  const base = `${OPEN_FORM_PATH}${encodeKeySegment(data.key)}/`;
   const main = html`<h1>${t.title}</h1>
 <dl>
   <dt>${t.amount}</dt><dd class="amount" data-testid="amount">${formatAmount(data.amount, data.currency, t.locale)}</dd>

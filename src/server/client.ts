@@ -36,7 +36,8 @@ export interface PayoutResponse {
   [field: string]: JsonValue | undefined;
 }
 
-const PATHS: Readonly<Record<Operation, string>> = {
+/** The service's POST endpoints under its base URL (seed: Endpoints); the sandbox serves the same. */
+export const SERVICE_PATHS: Readonly<Record<Operation, string>> = {
   obtain_token: '/api/jsapi/obtain_token/',
   payout: '/api/payout/',
 };
@@ -91,7 +92,7 @@ export class PaymentClient {
     for (const warning of result.warnings) o.onWarning?.({ ...warning, operation });
 
     const request = await signed(result.value as Record<string, unknown>, o.signer);
-    const answer = await postJson(o.transport, operation, o.baseUrl + PATHS[operation], JSON.stringify(request));
+    const answer = await postJson(o.transport, operation, o.baseUrl + SERVICE_PATHS[operation], JSON.stringify(request));
     const { body, status, attempts } = answer;
 
     const signature = body['signature'];
