@@ -21,7 +21,7 @@ function firesOnly() {
 }
 
 export default {
-  globs: ['src/pay-form.ts', 'src/pay-form-define.ts'],
+  globs: ['src/element/pay-form.ts', 'src/element/pay-form-define.ts'],
   outdir: 'dist',
   litelement: true,
   plugins: [firesOnly()],

@@ -6,8 +6,8 @@ import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Bundles `entry` (default the browser entry src/index.ts) and returns the code and its input files. */
-export async function buildBrowserBundle(entry = 'src/index.ts'): Promise<{ code: string; inputs: string[] }> {
+/** Bundles `entry` (default the browser entry src/element/index.ts) and returns the code and its input files. */
+export async function buildBrowserBundle(entry = 'src/element/index.ts'): Promise<{ code: string; inputs: string[] }> {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],

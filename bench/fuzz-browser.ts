@@ -7,9 +7,9 @@
 // generators and must be accepted unchanged); result messages and token answers take only the contract.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkBaseUrl, checkKey, checkRedirectUrl, isLoopbackHost, MAX_KEY_LENGTH, OPEN_FORM_PATH, openFormUrl } from '../src/form-url.js';
-import { parseResult, RESULT_MESSAGE_TYPE } from '../src/result.js';
-import { parseTokenAnswer } from '../src/token.js';
+import { checkBaseUrl, checkKey, checkRedirectUrl, isLoopbackHost, MAX_KEY_LENGTH, OPEN_FORM_PATH, openFormUrl } from '../src/service/form-url.js';
+import { parseResult, RESULT_MESSAGE_TYPE } from '../src/element/result.js';
+import { parseTokenAnswer } from '../src/element/token.js';
 
 const numRuns = Number(process.argv[2] ?? 10_000);
 if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new Error('casesPerProperty must be a positive integer');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { canonicalJson, sign } from '../src/server/signature.js';
+import { canonicalJson, sign } from '../src/service/signature.js';
 import { PaymentClient, ValidationError, type PayoutParams, type TokenParams } from '../src/server/index.js';
 import {
   brokenPayout,

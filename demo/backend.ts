@@ -5,7 +5,7 @@ import {
   createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
   type NodeHandler, type TokenParams,
 } from '../src/server/index.js';
-import { isJsonContentType } from '../src/server/body.js';
+import { isJsonContentType } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
 export interface DemoBackendConfig {

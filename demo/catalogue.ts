@@ -1,7 +1,7 @@
 // The demo shop's products and orders. The amount of an order is computed here, on the backend, from
 // the product and the currency: the browser names an order, never an amount.
-import { FORM_LANGUAGES, FORM_METHODS } from '../src/server/fields.js';
-import { formatAmount, minorDigits } from '../src/sandbox/money.js';
+import { FORM_LANGUAGES, FORM_METHODS } from '../src/service/fields.js';
+import { formatAmount, minorDigits } from '../src/service/money.js';
 
 export interface Product {
   id: string;
@@ -21,7 +21,7 @@ export const RATES: Readonly<Record<string, number>> = {
   USD: 1, EUR: 0.92, RUB: 92, UAH: 41, USDT: 1, IDR: 15800, AZN: 1.7, VND: 25400,
 };
 
-/** The form methods the demo offers (a few of the seed's list; none needs additional_fields). */
+/** The form methods the demo offers (a few of the service's list; none needs additional_fields). */
 export const DEMO_METHODS = ['card', 'sbp', 'wallet_a', 'localbanks', 'phone_topup'] as const;
 export const DEMO_LANGUAGES = FORM_LANGUAGES;
 

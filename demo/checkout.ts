@@ -1,8 +1,8 @@
 // The demo shop's checkout page: the person's choices become an order on the shop's backend (which
 // prices it), then a <pay-form> opens the payment for that order. Every event and every callback the
 // backend verified is listed, as text only.
-import '../src/index.js';
-import { formatAmount } from '../src/sandbox/money.js';
+import '../src/element/index.js';
+import { formatAmount } from '../src/service/money.js';
 import type { CallbackLogEntry } from './backend.js';
 
 interface Catalogue {

@@ -51,7 +51,7 @@ function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolea
       target: 'es2022',
       minify: true,
       copyPublicDir: false,
-      rolldownOptions: { input: src('index'), preserveEntrySignatures: 'strict', ...rolldown },
+      rolldownOptions: { input: src('element/index'), preserveEntrySignatures: 'strict', ...rolldown },
     },
   };
 }
@@ -78,7 +78,8 @@ export async function buildElementWithoutLit(): Promise<string> {
 }
 
 function declarations(): void {
-  execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
+  // Each room against its own lib and types (src/*/tsconfig.json); --force because dist/ was just emptied.
+  execFileSync(bin('tsc'), ['-b', 'src', '--force'], { stdio: 'inherit', cwd: root });
 }
 
 function manifest(): void {

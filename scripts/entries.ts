@@ -10,12 +10,12 @@ export interface Entry {
 }
 
 export const ENTRIES: readonly Entry[] = [
-  { subpath: '.', name: 'index', node: false },
-  { subpath: './element', name: 'element', node: false },
-  { subpath: './return', name: 'return-page', node: false },
-  { subpath: './react', name: 'react', node: false },
-  { subpath: './vue', name: 'vue', node: false },
-  { subpath: './svelte', name: 'svelte', node: false },
+  { subpath: '.', name: 'element/index', node: false },
+  { subpath: './element', name: 'element/element', node: false },
+  { subpath: './return', name: 'element/return-page', node: false },
+  { subpath: './react', name: 'element/react', node: false },
+  { subpath: './vue', name: 'element/vue', node: false },
+  { subpath: './svelte', name: 'element/svelte', node: false },
   { subpath: './server', name: 'server/index', node: true },
   { subpath: './sandbox', name: 'sandbox/index', node: true },
 ];

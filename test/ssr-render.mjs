@@ -6,7 +6,7 @@ import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { readFile } from 'node:fs/promises';
 
-const dist = new URL('../dist/index.js', import.meta.url);
+const dist = new URL('../dist/element/index.js', import.meta.url);
 
 /** The element's HTML with its declarative shadow root; lit-html escapes the attribute values. */
 export async function renderPayForm(attributes) {

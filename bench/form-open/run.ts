@@ -3,7 +3,7 @@
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
 // opens), which would hide what preconnect does for real users. Host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
-// production). The element is the esbuild production bundle of src/index.ts, served no-store.
+// production). The element is the esbuild production bundle of src/element/index.ts, served no-store.
 //   define: performance.now() before appending <script type=module src=bundle> to
 //           customElements.whenDefined('pay-form').
 //   open:   on a connected <pay-form base-url=service>, performance.now() just before `el.key = k`

@@ -1,11 +1,10 @@
-// The service's two JSON endpoints, with the seed's checks in the order the sandbox documents:
+// The service's two JSON endpoints, with the service's checks (docs/service-contract.md) in the order the sandbox documents:
 // content type and JSON, then every field (the shared rules of pay-form/server), then merchant_id,
 // then the signature. Every answer, failures included, is signed with the merchant's secret.
-import { OPEN_FORM_PATH, encodeKeySegment } from '../form-url.js';
-import { isJsonContentType } from '../server/body.js';
-import { SERVICE_PATHS } from '../server/client.js';
-import { validatePayoutRequest, validateTokenRequest, type Validation } from '../server/fields.js';
-import { hmacSigner, signed, verify } from '../server/signature.js';
+import { failureBody, parseJsonObject } from '../service/body.js';
+import { validatePayoutRequest, validateTokenRequest, type Validation } from '../service/fields.js';
+import { SERVICE_PATHS, openFormPath } from '../service/paths.js';
+import { hmacSigner, signed, verify } from '../service/signature.js';
 import type { CallbackQueue } from './callbacks.js';
 import type { Invoice, InvoiceBook } from './invoices.js';
 import { siteHasRedirectMode, type ResolvedOptions } from './options.js';
@@ -32,17 +31,7 @@ export async function signedAnswer(ctx: ApiContext, answer: ApiAnswer): Promise<
 }
 
 export function failure(status: number, message: string): ApiAnswer {
-  return { status, body: { success: false, message } };
-}
-
-/** JSON bodies only, by the same content-type rule as pay-form/server's handlers. */
-export function parseJsonBody(contentType: string | undefined, raw: string): { ok: true; value: unknown } | { ok: false } {
-  if (!isJsonContentType(contentType ?? null)) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(raw) as unknown };
-  } catch {
-    return { ok: false };
-  }
+  return { status, body: failureBody(message) };
 }
 
 async function admit<T extends { merchant_id: string }>(
@@ -85,7 +74,7 @@ export const obtainToken: ApiEndpoint = async (ctx, input) => {
   const key = invoice.key as string;
   const body: Record<string, unknown> = { success: true, key };
   if (siteHasRedirectMode(ctx.options.redirectMode, r.site_id)) {
-    body.redirect_url = `${ctx.url}${OPEN_FORM_PATH}${encodeKeySegment(key)}/`;
+    body.redirect_url = openFormPath(ctx.url, key);
   }
   return { status: 200, body };
 };

@@ -1,18 +1,11 @@
 // Signed callbacks to the merchant, delivered again with capped exponential backoff until a 2xx.
-// The seed shows no callback; the payload, statuses and retry rule here are the sandbox's choice.
-import { sign } from '../server/signature.js';
+// The service shows no callback; the payload, statuses and retry rule here are pay-form's choice
+// (docs/service-contract.md, Callbacks).
+import type { CallbackPayload } from '../service/callback.js';
+import { sign } from '../service/signature.js';
 import type { CallbackRetryOptions } from './options.js';
 
-export interface CallbackPayload {
-  invoice_id: string;
-  request_id: string;
-  status: string;
-  amount: number;
-  currency: string;
-  site_id: number;
-  site_login: string;
-  merchant_id: string;
-}
+export type { CallbackPayload };
 
 export type DeliveryState = 'pending' | 'delivered' | 'gave-up' | 'no-callback-url' | 'stopped';
 
@@ -35,6 +28,7 @@ export class CallbackQueue {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stop = new AbortController();
   readonly #waiters = new Set<() => void>();
+  readonly #later = new Set<Promise<void>>();
 
   constructor(
     private readonly url: string | undefined,
@@ -55,13 +49,25 @@ export class CallbackQueue {
     this.#attempt(delivery);
   }
 
+  /** Runs `work` (which sends callbacks) after the current turn, counted by idle() until it is done. */
+  later(work: () => Promise<void>): void {
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => (this.#stop.signal.aborted ? undefined : work()))
+      .catch((error: unknown) => this.log(`sandbox error: ${error instanceof Error ? error.stack : String(error)}`))
+      .finally(() => {
+        this.#later.delete(run);
+        this.#settle();
+      });
+    this.#later.add(run);
+  }
+
   deliveries(): readonly CallbackDelivery[] {
     return this.#deliveries;
   }
 
   /** Resolves once no callback is pending: every one delivered, given up or unsendable. */
   idle(): Promise<void> {
-    if (!this.#deliveries.some((d) => d.state === 'pending')) return Promise.resolve();
+    if (!this.#busy()) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.add(resolve));
   }
 
@@ -69,6 +75,7 @@ export class CallbackQueue {
     this.#stop.abort();
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
+    await Promise.allSettled([...this.#later]);
     await Promise.allSettled([...this.#inFlight]);
     for (const d of this.#deliveries) if (d.state === 'pending') d.state = 'stopped';
     this.#settle();
@@ -115,8 +122,12 @@ export class CallbackQueue {
     this.#settle();
   }
 
+  #busy(): boolean {
+    return this.#later.size > 0 || this.#deliveries.some((d) => d.state === 'pending');
+  }
+
   #settle(): void {
-    if (this.#deliveries.some((d) => d.state === 'pending')) return;
+    if (this.#busy()) return;
     for (const resolve of this.#waiters) resolve();
     this.#waiters.clear();
   }

@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from './index.js';
 
 const USAGE = `Usage: pay-form-sandbox [options]
 
-A local payment service for development (see the README, "The sandbox").
+A local payment service for development (see docs/sandbox.md).
 
   --port <n>            port to listen on (default 8787; 0 picks a free one)
   --host <addr>         address to bind (default 127.0.0.1)

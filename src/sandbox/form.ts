@@ -1,8 +1,9 @@
-// The open-form address and its two buttons. The seed shows neither the method nor the body of
+// The open-form address and its two buttons. The service shows neither the method nor the body of
 // /api/jsapi/open/{key}/; the sandbox serves a script-free HTML form whose buttons POST back here.
 import { callbackPayload, type ApiContext } from './api.js';
 import type { InvoiceStatus, KeyLookup } from './invoices.js';
 import { formPage, messagePage } from './pages.js';
+import { parseOpenFormPath } from '../service/paths.js';
 
 export interface HtmlAnswer {
   status: number;
@@ -10,18 +11,12 @@ export interface HtmlAnswer {
   headers: Record<string, string>;
 }
 
-const OPEN_PATH = /^\/api\/jsapi\/open\/([^/]+)\/(pay|decline)?$/;
-
+/** The open-form page (`rest` '') or one of its buttons; undefined for any other path. */
 export function matchOpenPath(pathname: string): { key: string; action: 'pay' | 'decline' | undefined } | undefined {
-  const match = OPEN_PATH.exec(pathname);
+  const match = parseOpenFormPath(pathname);
   if (!match) return undefined;
-  let key: string;
-  try {
-    key = decodeURIComponent(match[1] as string);
-  } catch {
-    key = '';
-  }
-  return { key, action: match[2] as 'pay' | 'decline' | undefined };
+  if (match.rest === '') return { key: match.key, action: undefined };
+  return match.rest === 'pay' || match.rest === 'decline' ? { key: match.key, action: match.rest } : undefined;
 }
 
 function nonce(): string {

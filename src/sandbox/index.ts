@@ -1,21 +1,21 @@
-// pay-form/sandbox: a local payment service faithful to the seed, for development, tests and the demo.
+// pay-form/sandbox: a local payment service faithful to docs/service-contract.md, for development, tests and the demo.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { INVALID_JSON_MESSAGE } from '../server/handlers.js';
-import { BodyTooLarge, readNodeBody } from '../server/node-adapter.js';
-import { API_ENDPOINTS, failure, parseJsonBody, signedAnswer, type ApiAnswer, type ApiContext } from './api.js';
+import { toNodeHandler, type FetchHandler } from '../server/index.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, isJsonContentType, parseJsonObject, readCapped } from '../service/body.js';
+import { API_ENDPOINTS, failure, signedAnswer, type ApiAnswer, type ApiContext, type ApiEndpoint } from './api.js';
 import { CallbackQueue, type CallbackDelivery } from './callbacks.js';
 import { matchOpenPath, openForm, settle, type HtmlAnswer } from './form.js';
 import { InvoiceBook, type Invoice } from './invoices.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 
-export { INVALID_JSON_MESSAGE } from '../server/handlers.js';
+export { INVALID_JSON_MESSAGE } from '../service/body.js';
 export type { CallbackAttempt, CallbackDelivery, CallbackPayload, DeliveryState } from './callbacks.js';
 export { TRANSITIONS, type Invoice, type InvoiceKind, type InvoiceStatus } from './invoices.js';
 export { SandboxOptionsError, type CallbackRetryOptions, type SandboxOptions } from './options.js';
 
 /** Bodies above this are refused (413) before they are parsed. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
 
 export interface ReceivedRequest {
   method: string;
@@ -41,33 +41,32 @@ export interface Sandbox {
 
 const API_ALLOW = 'POST';
 
-async function answerApi(ctx: ApiContext, req: http.IncomingMessage, pathname: string): Promise<ApiAnswer | undefined> {
-  const endpoint = API_ENDPOINTS[pathname];
-  if (!endpoint) return undefined;
-  if (req.method !== 'POST') return failure(405, `Method not allowed: use ${API_ALLOW}`);
-  let raw: string;
-  try {
-    // Drained after an overflow, so the client's keep-alive connection stays usable for the 413.
-    raw = (await readNodeBody(req, MAX_BODY_BYTES, { drain: true })).toString('utf8');
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return failure(413, `Request body too large (over ${MAX_BODY_BYTES} bytes)`);
-    throw error;
-  }
-  const parsed = parseJsonBody(req.headers['content-type'], raw);
-  if (!parsed.ok) return failure(400, INVALID_JSON_MESSAGE);
-  return endpoint(ctx, parsed.value);
+const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+
+async function answerApi(ctx: ApiContext, request: Request, endpoint: ApiEndpoint): Promise<ApiAnswer> {
+  if (request.method !== 'POST') return failure(405, `Method not allowed: use ${API_ALLOW}`);
+  // toNodeHandler has already refused a body over MAX_REQUEST_BYTES (with tooLargeAnswer below).
+  const read = await readCapped(request.body, MAX_BODY_BYTES, request.headers.get('content-length'));
+  if (!read.ok) return failure(413, TOO_LARGE);
+  const parsed = isJsonContentType(request.headers.get('content-type')) ? parseJsonObject(read.bytes) : undefined;
+  if (parsed === undefined || (!parsed.ok && parsed.reason === 'not-json')) return failure(400, INVALID_JSON_MESSAGE);
+  // Valid JSON that is not an object is a request with no fields: the field rules refuse it by name.
+  return endpoint(ctx, parsed.ok ? parsed.value : null);
 }
 
-async function answerForm(ctx: ApiContext, req: http.IncomingMessage, pathname: string): Promise<HtmlAnswer | undefined> {
+async function answerForm(ctx: ApiContext, request: Request, pathname: string): Promise<HtmlAnswer | undefined> {
   const match = matchOpenPath(pathname);
   if (!match) return undefined;
   if (match.action === undefined) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return methodRefusal('GET, HEAD');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return methodRefusal('GET, HEAD');
     return openForm(ctx, match.key);
   }
-  if (req.method !== 'POST') return methodRefusal('POST');
-  req.resume();
-  return settle(ctx, match.key, match.action, req.headers.origin, `http://${req.headers.host ?? ''}`);
+  if (request.method !== 'POST') return methodRefusal('POST');
+  return settle(ctx, match.key, match.action, request.headers.get('origin') ?? undefined, new URL(request.url).origin);
 }
 
 function methodRefusal(allow: string): HtmlAnswer {
@@ -78,6 +77,34 @@ function methodRefusal(allow: string): HtmlAnswer {
   };
 }
 
+const TOO_LARGE = `Request body too large (over ${MAX_BODY_BYTES} bytes)`;
+
+/**
+ * The sandbox as one Fetch handler, served through pay-form/server's toNodeHandler like a merchant's
+ * own. `after` work (a payout's callback) starts once the answer has been written: toNodeHandler writes
+ * it in the same turn the handler resolves, and setImmediate runs after that turn.
+ */
+function sandboxHandler(ctx: ApiContext, record: (request: Request, status: number) => void): FetchHandler {
+  return async (request) => {
+    const pathname = new URL(request.url).pathname;
+    const endpoint = API_ENDPOINTS[pathname];
+    if (endpoint) {
+      const answer = await signedAnswer(ctx, await answerApi(ctx, request, endpoint));
+      record(request, answer.status);
+      if (answer.after) ctx.callbacks.later(answer.after);
+      return json(answer.status, answer.body, answer.status === 405 ? { allow: API_ALLOW } : {});
+    }
+    const page = await answerForm(ctx, request, pathname);
+    if (page) {
+      record(request, page.status);
+      return new Response(page.body, { status: page.status, headers: page.headers });
+    }
+    const notFound = await signedAnswer(ctx, failure(404, `Not found: ${pathname}`));
+    record(request, 404);
+    return json(404, notFound.body);
+  };
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveOptions(options);
   const book = new InvoiceBook();
@@ -85,43 +112,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const received: ReceivedRequest[] = [];
   const ctx: { -readonly [K in keyof ApiContext]: ApiContext[K] } = { options: resolved, book, callbacks, url: '' };
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const pathname = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
-    const record = (status: number) => {
-      received.push({ method: req.method ?? '', path: pathname, status });
-      resolved.log(`${req.method} ${pathname} ${status}`);
-    };
-    const api = await answerApi(ctx, req, pathname);
-    if (api) {
-      const answer = await signedAnswer(ctx, api);
-      const extra: Record<string, string> = answer.status === 405 ? { allow: API_ALLOW } : {};
-      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra });
-      res.end(JSON.stringify(answer.body));
-      record(answer.status);
-      await answer.after?.();
-      return;
-    }
-    const page = await answerForm(ctx, req, pathname);
-    if (page) {
-      res.writeHead(page.status, page.headers);
-      res.end(req.method === 'HEAD' ? undefined : page.body);
-      record(page.status);
-      return;
-    }
-    req.resume();
-    const notFound = await signedAnswer(ctx, failure(404, `Not found: ${pathname}`));
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify(notFound.body));
-    record(404);
-  }
-
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      resolved.log(`sandbox error: ${error instanceof Error ? error.stack : String(error)}`);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('Internal sandbox error\n');
-    });
-  });
+  const record = (request: Request, status: number) => {
+    const path = new URL(request.url).pathname;
+    received.push({ method: request.method, path, status });
+    resolved.log(`${request.method} ${path} ${status}`);
+  };
+  const handler = sandboxHandler(ctx, record);
+  const tooLarge = async () => json(413, (await signedAnswer(ctx, failure(413, TOO_LARGE))).body, { connection: 'close' });
+  const server = http.createServer(
+    toNodeHandler(
+      async (request) => {
+        try {
+          return await handler(request);
+        } catch (error) {
+          resolved.log(`sandbox error: ${error instanceof Error ? error.stack : String(error)}`);
+          return new Response('Internal sandbox error\n', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+        }
+      },
+      { tooLarge },
+    ),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(resolved.port, resolved.host, () => {

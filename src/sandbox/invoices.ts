@@ -1,5 +1,5 @@
-// The sandbox's invoices and form keys. The seed shows no invoice states; these are the sandbox's
-// choice, as a table, and the README repeats it.
+// The sandbox's invoices and form keys. The service shows no invoice states; these are the sandbox's
+// choice, as a table, and docs/sandbox.md repeats it.
 
 export type InvoiceKind = 'payment' | 'payout';
 export type InvoiceStatus = 'pending' | 'success' | 'fail' | 'expired';

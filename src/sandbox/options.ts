@@ -1,4 +1,4 @@
-// The sandbox's settings and their defaults, in one place so the library, the CLI and the README agree.
+// The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
 
 /** How a callback is delivered again until the merchant answers 2xx. */
 export interface CallbackRetryOptions {
@@ -23,7 +23,7 @@ export interface SandboxOptions {
   secret?: string;
   /** Where signed callbacks go; without one they are recorded as `no-callback-url` and not sent. */
   callbackUrl?: string;
-  /** The seed's site setting under which obtain_token answers `redirect_url`: `true` for every site,
+  /** The service's site setting under which obtain_token answers `redirect_url`: `true` for every site,
    *  or the list of site_ids that have it. Default off. */
   redirectMode?: boolean | readonly number[];
   /** How long a form key lives. Default 15 minutes. */

@@ -1,7 +1,7 @@
 // The HTML the sandbox serves: the open-form page, refusals and plain results. Every value from a
 // request goes through html``, which escapes it; the pages carry no script at all.
-import { formatAmount } from './money.js';
-import { OPEN_FORM_PATH, encodeKeySegment } from '../form-url.js';
+import { formatAmount } from '../service/money.js';
+import { OPEN_FORM_PATH, encodeKeySegment } from '../service/paths.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -40,7 +40,7 @@ interface Labels {
   note: string;
 }
 
-/** The seed's form languages. It describes IN as Indonesian and ID as Hindi; the page follows it. */
+/** The service's form languages (docs/service-contract.md). It describes IN as Indonesian and ID as Hindi; the page follows it. */
 const LABELS: Readonly<Record<string, Labels>> = {
   EN: { locale: 'en', title: 'Payment', amount: 'Amount', method: 'Method', anyMethod: 'any', order: 'Order', customer: 'Customer', pay: 'Pay', decline: 'Decline', note: 'Sandbox: no real money moves.' },
   DE: { locale: 'de', title: 'Zahlung', amount: 'Betrag', method: 'Zahlungsart', anyMethod: 'beliebig', order: 'Bestellung', customer: 'Kunde', pay: 'Bezahlen', decline: 'Ablehnen', note: 'Sandbox: es fließt kein echtes Geld.' },

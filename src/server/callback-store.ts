@@ -94,8 +94,8 @@ export class MemoryCallbackStore implements CallbackStore {
     return entry.state === 'done' ? 'done' : entry.settled;
   }
 
-  // Scanning from the first key on every eviction cost about 4 us per callback once the store was
-  // full: the Map's iteration steps over every slot deleted since its last compaction. A cursor kept
+  // Scanning from the first key on every eviction grew costly once the store was full (see
+  // docs/performance.md): the Map's iteration steps over every slot deleted since its last compaction. A cursor kept
   // between evictions starts where the last one stopped. Only in-flight keys are ever left behind it
   // (complete and begin re-insert a key at the end, fail deletes it), so the first done key after it is
   // the least recently seen one, exactly as a scan from the start would find.

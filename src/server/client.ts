@@ -8,9 +8,10 @@ import {
   type PayoutParams,
   type TokenParams,
   type Validation,
-} from './fields.js';
+} from '../service/fields.js';
 import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from './options.js';
-import { signed, type JsonValue } from './signature.js';
+import { SERVICE_PATHS } from '../service/paths.js';
+import { signed, type JsonValue } from '../service/signature.js';
 import { postJson } from './transport.js';
 
 /** obtain_token's answer. Show the user the form with `key`, or send them to `redirect_url`. */
@@ -22,7 +23,7 @@ export interface TokenResponse {
   [field: string]: JsonValue | undefined;
 }
 
-/** The payout invoice. Types beyond the seed's list are not shown by the service; they pass through. */
+/** The payout invoice. Types beyond the service's list are not shown by the service; they pass through. */
 export interface PayoutResponse {
   success: true;
   status: string;
@@ -36,11 +37,6 @@ export interface PayoutResponse {
   [field: string]: JsonValue | undefined;
 }
 
-/** The service's POST endpoints under its base URL (seed: Endpoints); the sandbox serves the same. */
-export const SERVICE_PATHS: Readonly<Record<Operation, string>> = {
-  obtain_token: '/api/jsapi/obtain_token/',
-  payout: '/api/payout/',
-};
 
 /** What a successful answer must hold for the client to hand it over. */
 const SUCCESS_SHAPE: Readonly<Record<Operation, (body: Record<string, unknown>) => string | undefined>> = {

@@ -2,25 +2,18 @@
 // `instanceof` or on the stable `code` string. None of them ever holds a secret or a signature:
 // messages are built from our own words and the service's `message`, and ApiError's `body` drops
 // the `signature` field. toJSON() is explicit so logging an error as JSON shows only safe fields.
-import type { FieldIssue } from './fields.js';
-import type { JsonValue } from './signature.js';
+import type { ServerErrorCode } from '../service/error-codes.js';
+import type { FieldIssue } from '../service/fields.js';
+import type { Operation } from '../service/paths.js';
+import type { JsonValue } from '../service/signature.js';
 
-export type PayFormErrorCode =
-  | 'config'
-  | 'validation'
-  | 'api'
-  | 'signature'
-  | 'network'
-  | 'timeout'
-  | 'bad_response';
-
-/** Which service call an error came from. */
-export type Operation = 'obtain_token' | 'payout';
+export type { PayFormErrorCode, ServerErrorCode } from '../service/error-codes.js';
+export type { Operation } from '../service/paths.js';
 
 export class PayFormError extends Error {
-  readonly code: PayFormErrorCode;
+  readonly code: ServerErrorCode;
 
-  constructor(code: PayFormErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ServerErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
     this.name = new.target.name;
@@ -50,7 +43,7 @@ export class ConfigError extends PayFormError {
   }
 }
 
-/** A request body broke the seed's field rules; nothing was sent. Lists every bad field. */
+/** A request body broke the service's field rules (docs/service-contract.md); nothing was sent. Lists every bad field. */
 export class ValidationError extends PayFormError {
   readonly issues: readonly FieldIssue[];
 

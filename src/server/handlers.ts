@@ -1,19 +1,17 @@
 // Fetch-API handlers, `(request: Request) => Promise<Response>`: the token endpoint the browser calls
-// and the callback endpoint the service calls. Every answer is JSON; failures use the seed's shape
+// and the callback endpoint the service calls. Every answer is JSON; failures use the service's shape (docs/service-contract.md, Errors)
 // `{ success: false, message }` with our own fixed words, never upstream internals or a secret.
 import { MemoryCallbackStore, type CallbackStore, type ClaimResult } from './callback-store.js';
 import type { PaymentClient } from './client.js';
-import { isJsonContentType, parseJsonObject, readCapped } from './body.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, failureBody, isJsonContentType, parseJsonObject, readCapped } from '../service/body.js';
 import { knownRequestBytes, responseWithText } from './known-bodies.js';
 import { ConfigError, PayFormError, ValidationError } from './errors.js';
-import type { FieldIssue, TokenParams } from './fields.js';
-import { hmacVerifier, type JsonValue, type Verifier } from './signature.js';
+import type { FieldIssue, TokenParams } from '../service/fields.js';
+import type { CallbackPayload } from '../service/callback.js';
+import { hmacVerifier, type JsonValue, type Verifier } from '../service/signature.js';
 
-/** Request bodies larger than this answer 413 (in the handlers and in toNodeHandler). */
-export const MAX_REQUEST_BYTES = 64 * 1024;
-
-/** The seed's message for a wrong content type or malformed JSON. */
-export const INVALID_JSON_MESSAGE = 'Invalid ContentType or json format';
+export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
+export type { CallbackPayload };
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -25,7 +23,7 @@ function answer(status: number, body: Record<string, JsonValue>, headers: Record
 }
 
 const failure = (status: number, message: string, headers?: Record<string, string>) =>
-  answer(status, { success: false, message }, headers);
+  answer(status, failureBody(message), headers);
 
 /** Method, size, content type and JSON checks shared by both handlers: a JSON object or a Response. */
 async function readJsonObject(request: Request): Promise<Record<string, unknown> | Response> {
@@ -71,7 +69,7 @@ export interface TokenHandlerOptions {
 
 /**
  * Answers 200 `{ key }` or `{ redirect_url }`. Failures: 405 not POST; 400 wrong content type or JSON
- * (seed message), or order_ref not a string; 413 body over 64 KiB; 404 resolve returned null; 400
+ * (the service's message), or order_ref not a string; 413 body over 64 KiB; 404 resolve returned null; 400
  * resolve threw; 500 resolve's params broke the field rules (a merchant bug); 502 the service failed
  * (ApiError, SignatureError, NetworkError, TimeoutError, BadResponseError).
  */
@@ -114,13 +112,6 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
 // ---------------------------------------------------------------------------------------------
 // Callback endpoint
 
-/** The verified callback, without its signature. The seed shows no payload: other fields pass through. */
-export interface CallbackPayload {
-  invoice_id: string;
-  status: string;
-  request_id?: JsonValue;
-  [field: string]: JsonValue | undefined;
-}
 
 interface CallbackCommon {
   /** Called once per (invoice_id, status). Throw to have the service deliver again. */
@@ -137,7 +128,7 @@ export type CallbackHandlerOptions =
 
 /**
  * Answers 200 `{ success: true }` when the status is handled (now or before). Failures: 405 not POST;
- * 400 wrong content type or JSON (seed message); 413 over 64 KiB; 401 signature missing or wrong;
+ * 400 wrong content type or JSON (the service's message); 413 over 64 KiB; 401 signature missing or wrong;
  * 400 invoice_id or status not a string; 500 onStatus threw (the next delivery calls it again);
  * 503 with Retry-After when another server holds the same callback and the store cannot wait, or the
  * store itself fails.

@@ -27,7 +27,7 @@ export {
   type Verifier,
   type JsonValue,
   type JsonObject,
-} from './signature.js';
+} from '../service/signature.js';
 export {
   PAYOUT_CURRENCIES,
   PAYOUT_METHODS,
@@ -54,7 +54,7 @@ export {
   type FieldIssue,
   type Validation,
   type ValidateOptions,
-} from './fields.js';
+} from '../service/fields.js';
 export {
   createTokenHandler,
   createCallbackHandler,
@@ -67,5 +67,5 @@ export {
   type CallbackPayload,
 } from './handlers.js';
 export { MemoryCallbackStore, type CallbackStore, type ClaimResult, type MemoryCallbackStoreOptions } from './callback-store.js';
-export { toNodeHandler, type NodeHandler } from './node-adapter.js';
+export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './transport.js';

@@ -1,26 +1,23 @@
 // Runs a Fetch-API handler under node:http or Express. The raw request bytes are handed over as they
-// arrived, because the callback signature is checked against exactly what the service sent; so the
-// handler must be mounted before any body parser (or behind express.raw(), whose Buffer is used).
+// arrived, so the handler applies its own content-type, size and strict UTF-8 JSON rules to what the
+// sender sent (a body parser's object has lost them; the callback signature then covers the canonical
+// JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
 // Only type imports from node: so importing pay-form/server on Workers or Deno does not need Node's modules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_REQUEST_BYTES, type FetchHandler } from './handlers.js';
+import { MAX_REQUEST_BYTES } from '../service/body.js';
+import type { FetchHandler } from './handlers.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
-/** Thrown by readNodeBody when a body passes its cap. */
-export class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {}
 
 /**
  * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
- * passes the cap. Then the rest is left unread (`drain: false`: the caller answers and closes the
- * connection) or read and discarded (`drain: true`: the connection stays usable for keep-alive).
+ * passes the cap; the rest is left unread (the caller answers and closes the connection).
  */
-export function readNodeBody(req: IncomingMessage, cap: number, { drain = false } = {}): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > cap) {
-    if (drain) req.resume();
-    return Promise.reject(new BodyTooLarge());
-  }
+function readNodeBody(req: IncomingMessage, cap: number): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > cap) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -28,8 +25,7 @@ export function readNodeBody(req: IncomingMessage, cap: number, { drain = false 
       total += chunk.byteLength;
       if (total > cap) {
         req.off('data', onData);
-        if (drain) req.resume();
-        else req.pause();
+        req.pause();
         reject(new BodyTooLarge());
         return;
       }
@@ -109,8 +105,21 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
   res.end();
 }
 
+export interface NodeHandlerOptions {
+  /** The answer to a body over the size cap (default: 413 `{ success: false, message }`); the
+   *  connection is closed after it, rather than the rest read. */
+  tooLarge?: () => Response | Promise<Response>;
+}
+
+const defaultTooLarge = () =>
+  new Response(JSON.stringify({ success: false, message: 'Request body too large' }), {
+    status: 413,
+    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+  });
+
 /** `(req, res, next?)` for node:http (`http.createServer(toNodeHandler(h))`) and Express (`app.post(path, toNodeHandler(h))`). */
-export function toNodeHandler(handler: FetchHandler): NodeHandler {
+export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const tooLarge = options.tooLarge ?? defaultTooLarge;
   return (req, res, next) => {
     const run = async () => {
       let body: Buffer;
@@ -119,8 +128,8 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
       } catch (error) {
         if (!(error instanceof BodyTooLarge)) throw error;
         // Answer at once and close the connection rather than read (or drain) the rest.
-        res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-        res.end(JSON.stringify({ success: false, message: 'Request body too large' }));
+        res.shouldKeepAlive = false;
+        await sendResponse(await tooLarge(), res);
         return;
       }
       await sendResponse(await handler(toRequest(req, body)), res);

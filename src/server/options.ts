@@ -1,8 +1,9 @@
 // PaymentClient options and their checks. A wrong option is a setup bug, so the client refuses to be
 // made at all (ConfigError listing every bad option) instead of failing on the first payment.
 import { ConfigError } from './errors.js';
-import type { FieldIssue } from './fields.js';
-import { hmacSigner, hmacVerifier, type Signer, type Verifier } from './signature.js';
+import type { FieldIssue } from '../service/fields.js';
+import { checkBaseUrl } from '../service/form-url.js';
+import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../service/signature.js';
 import type { TransportSettings } from './transport.js';
 
 /** A warning about a request that was sent after a documented normalisation. */
@@ -16,7 +17,7 @@ interface CommonOptions {
   merchantId: string;
   /** Per attempt, covering the whole answer. Default 10000. */
   timeoutMs?: number;
-  /** Extra attempts where a repeat is safe (see README). Default 2. */
+  /** Extra attempts where a repeat is safe (docs/server.md, Timeouts and retries). Default 2. */
   maxRetries?: number;
   /** Backoff base for retry n: a random delay up to min(retryMaxMs, retryBaseMs * 2^(n-1)). Default 200. */
   retryBaseMs?: number;
@@ -65,18 +66,11 @@ const positive: Check = (v) =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : 'must be a finite number above 0';
 const count: Check = (v) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'must be a whole number, 0 or more';
+// The same http(s) rule as the element's base-url: the secret-signed requests never go over plain
+// http to another machine.
 const httpUrl: Check = (v) => {
-  if (typeof v !== 'string') return 'must be an absolute http(s) URL string';
-  let url: URL;
-  try {
-    url = new URL(v);
-  } catch {
-    return 'must be an absolute http(s) URL';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http: or https:';
-  if (url.username || url.password) return 'must not carry credentials';
-  if (url.search || url.hash) return 'must not have a query or a fragment';
-  return undefined;
+  const checked = checkBaseUrl(v);
+  return checked.ok ? undefined : checked.message.replace(/^base-url /, '');
 };
 
 /** Every accepted option with its check; required ones are marked. */
@@ -124,8 +118,9 @@ export function resolveOptions(input: unknown): ResolvedOptions {
 
   const o = options as unknown as PaymentClientOptions;
   const fetchImpl = o.fetch ?? globalThis.fetch;
+  const base = checkBaseUrl(o.baseUrl);
   return {
-    baseUrl: o.baseUrl.replace(/\/+$/, ''),
+    baseUrl: base.ok ? base.value : o.baseUrl,
     merchantId: o.merchantId,
     signer: o.secret !== undefined ? hmacSigner(o.secret) : (o.signer as Signer),
     verifier: o.secret !== undefined ? hmacVerifier(o.secret) : o.verifier,

@@ -3,7 +3,7 @@
 // timeouts, 429 and 5xx; a payout only when the connection was refused, i.e. the request provably
 // never reached the service. Keep-alive: Node's built-in fetch (undici) pools and reuses
 // connections by default, so there is nothing to switch on.
-import { isJsonContentType, parseJsonObject, readCapped } from './body.js';
+import { isJsonContentType, parseJsonObject, readCapped } from '../service/body.js';
 import { BadResponseError, NetworkError, TimeoutError, type BadResponseReason, type Operation } from './errors.js';
 
 /** Answers from the service larger than this are refused (read as a stream and cut off). */

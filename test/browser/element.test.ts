@@ -1,13 +1,13 @@
 // Attributes, properties, states, events and refusals of the contract, one behaviour per test.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { PayForm, type PayFormErrorCode } from '../../src/index.js';
+import { PayForm, type PayFormErrorCode } from '../../src/element/index.js';
 import { errorCode, frameOf, mount, origins, record, settle, typesOf, waitForEvent } from './helpers.js';
 
 describe('<pay-form> inline', () => {
   it('is defined once and importing the entry again is not an error', async () => {
     expect(customElements.get('pay-form')).to.equal(PayForm);
-    await import('../../src/pay-form-define.js');
+    await import('../../src/element/pay-form-define.js');
     expect(customElements.get('pay-form')).to.equal(PayForm);
   });
 

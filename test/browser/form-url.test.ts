@@ -9,7 +9,7 @@ import {
   encodeKeySegment,
   isLoopbackHost,
   openFormUrl,
-} from '../../src/form-url.js';
+} from '../../src/service/form-url.js';
 
 const BASES = [
   'https://pay.example',

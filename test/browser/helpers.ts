@@ -2,8 +2,8 @@
 // a guard so a redirect a test did not expect can never navigate the test page itself.
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import '../../src/index.js';
-import { PAY_FORM_ERROR, PAY_FORM_EVENTS, PAY_FORM_REDIRECT, type PayForm } from '../../src/index.js';
+import '../../src/element/index.js';
+import { PAY_FORM_ERROR, PAY_FORM_EVENTS, PAY_FORM_REDIRECT, type PayForm } from '../../src/element/index.js';
 
 export interface Origins {
   page: string;

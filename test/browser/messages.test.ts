@@ -1,6 +1,6 @@
 // Result messages across two real origins: the page (localhost) and the service (127.0.0.1).
 import { expect, waitUntil } from '@open-wc/testing';
-import type { PayForm } from '../../src/index.js';
+import type { PayForm } from '../../src/element/index.js';
 import { frameOf, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
 
 /** Runs `code` inside a same-origin frame's own realm, so its messages come from that window. */

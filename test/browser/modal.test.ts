@@ -1,7 +1,7 @@
 // display=modal: a native <dialog> over the page, a "Close" button, Escape, and focus coming back.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { PayForm } from '../../src/index.js';
+import type { PayForm } from '../../src/element/index.js';
 import { frameOf, mount, origins, typesOf, waitForEvent, type Recorded } from './helpers.js';
 
 const dialogOf = (el: PayForm) => el.shadowRoot?.querySelector('dialog') ?? null;

@@ -2,8 +2,8 @@
 // and in pay-form-redirect is what the checks allow, and nothing else.
 import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
-import { isLoopbackHost } from '../../src/form-url.js';
-import type { PayForm } from '../../src/index.js';
+import { isLoopbackHost } from '../../src/service/form-url.js';
+import type { PayForm } from '../../src/element/index.js';
 import { errorCode, frameOf, mount, origins, typesOf, type Recorded } from './helpers.js';
 
 const tricky = fc.constantFrom('.', '..', '%2e', '.%2E', '/', '\\', '?', '#', '%', ' ', '\u0000', '\u2028', 'é', 'a', '9');

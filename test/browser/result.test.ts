@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { buildResult, parseResult } from '../../src/result.js';
-import { completeReturn, reportResult, statusFromUrl } from '../../src/return-page.js';
+import { buildResult, parseResult } from '../../src/element/result.js';
+import { completeReturn, reportResult, statusFromUrl } from '../../src/element/return-page.js';
 import { settle } from './helpers.js';
 
 describe('result message', () => {

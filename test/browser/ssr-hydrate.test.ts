@@ -40,7 +40,7 @@ describe('SSR hydration', () => {
       expect(customElements.get('pay-form')).to.equal(undefined);
 
       const opened = new Promise<CustomEvent>((resolve) => element.addEventListener('pay-form-open', (e) => resolve(e as CustomEvent), { once: true }));
-      const { PayForm } = await import('../../src/index.js');
+      const { PayForm } = await import('../../src/element/index.js');
       expect(element).to.be.instanceOf(PayForm);
       const event = await opened;
       await (element as InstanceType<typeof PayForm>).updateComplete;

@@ -1,7 +1,7 @@
 // token-url against a real same-origin endpoint (the stand-in's /__token route), and fetchToken.
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { PayForm } from '../../src/index.js';
+import type { PayForm } from '../../src/element/index.js';
 import { errorCode, frameOf, mount, origins, settle, typesOf, waitForEvent } from './helpers.js';
 
 interface TokenRequest {

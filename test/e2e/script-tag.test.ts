@@ -1,6 +1,6 @@
 // demo/script-tag.html: the checkout with HTML attributes only. The page loads the script-tag bundle
 // from /dist/pay-form.min.js, which `npm run build` writes; so that this test does not depend on a
-// build having run, the browser is handed a bundle of src/index.ts made here with esbuild (the
+// build having run, the browser is handed a bundle of src/element/index.ts made here with esbuild (the
 // project's own dev dependency) at that address. What it proves is the page: attributes alone, the
 // base URL filled in by the backend, and the fixed order paid through the sandbox.
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ let bundle: string;
 
 before(async () => {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../src/element/index.ts', import.meta.url))],
     bundle: true, format: 'esm', minify: true, write: false, target: 'es2022',
   });
   bundle = result.outputFiles[0]?.text ?? '';

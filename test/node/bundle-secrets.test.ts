@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildBrowserBundle } from '../../bench/element-bundle.js';
 
-const BROWSER_ENTRIES = ['src/index.ts', 'src/element.ts', 'src/return-page.ts'];
+const BROWSER_ENTRIES = ['src/element/index.ts', 'src/element/element.ts', 'src/element/return-page.ts'];
 /** Signs of signing or of a secret: none of them has a reason to be in browser code. */
 const FORBIDDEN_CODE = [/createHmac/, /crypto\.subtle/, /subtle\.(sign|importKey)/, /\bHMAC\b/, /secret/i, /signature/i, /node:/];
 const SERVER_INPUTS = /^src\/(server|sandbox)\//;

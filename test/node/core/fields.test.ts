@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validatePayoutRequest, validateTokenRequest, type FieldIssue } from '../../../src/server/fields.js';
+import { validatePayoutRequest, validateTokenRequest, type FieldIssue } from '../../../src/service/fields.js';
 
-// The seed's "additional_fields by method (payout)" table, transcribed here by hand rather than read from
-// src/server/fields.ts, so that a wrong row there fails these tests.
-const seedPayoutFields: Record<string, { required: string[]; optional: string[] }> = {
+// The service's "additional_fields by method (payout)" table (docs/service-contract.md), transcribed here by hand rather than read from
+// src/service/fields.ts, so that a wrong row there fails these tests.
+const contractPayoutFields: Record<string, { required: string[]; optional: string[] }> = {
   card: { required: ['card_number'], optional: ['bank_name', 'card_holder', 'bank_option', 'expiry date'] },
   localbanks: { required: ['account_number'], optional: ['bank_name', 'account_holder', 'alias'] },
   sbp: { required: ['bank_name', 'phone_holder', 'phone_number'], optional: [] },
@@ -45,7 +45,7 @@ function refused(result: ReturnType<typeof validatePayoutRequest> | ReturnType<t
 }
 
 test('payout: every method accepts its required and optional keys, and each required key is enforced', () => {
-  for (const [method, { required, optional }] of Object.entries(seedPayoutFields)) {
+  for (const [method, { required, optional }] of Object.entries(contractPayoutFields)) {
     const all = Object.fromEntries([...required, ...optional].map((k) => [k, `${k} value`]));
     const ok = validatePayoutRequest(payout({ method, additional_fields: all }));
     assert.ok(ok.ok, `${method} with all its keys: ${JSON.stringify(ok)}`);
@@ -73,7 +73,7 @@ test('payout: additional_fields values are strings, required ones non-empty', ()
   assert.ok(validatePayoutRequest(payout({ additional_fields: { card_number: '4111', 'expiry date': '12/29' } })).ok);
 });
 
-test('payout: the currency list and the method list are the seed\'s', () => {
+test('payout: the currency list and the method list are the service\'s', () => {
   for (const currency of ['USD', 'EUR', 'RUB', 'UAH', 'USDT', 'IDR', 'AZN', 'VND']) {
     assert.ok(validatePayoutRequest(payout({ currency })).ok, currency);
   }
@@ -95,7 +95,7 @@ test('payout: every bad field is listed at once, required fields included', () =
   assert.ok(issues.every((i) => i.message.length > 0));
 });
 
-test('amount and site_id are positive safe integers (our choice where the seed is silent)', () => {
+test('amount and site_id are positive safe integers (our choice where the service is silent)', () => {
   for (const amount of [0, -1, 1.5, 2 ** 53, '100', null]) {
     assert.deepEqual(paths(refused(validatePayoutRequest(payout({ amount })))), ['amount'], String(amount));
   }
@@ -151,7 +151,7 @@ test('token: an unknown language is sent as EN and a non-trust customer_type as 
   assert.deepEqual(paths(refused(validateTokenRequest(token({ language: 5 })))), ['language']);
 });
 
-test('token: bank_app only for cis_transfer and cis_transfer_card, from the seed\'s list', () => {
+test('token: bank_app only for cis_transfer and cis_transfer_card, from the service\'s list', () => {
   for (const method of ['cis_transfer', 'cis_transfer_card']) {
     for (const bank_app of ['bank_a', 'bank_b', 'bank_c']) {
       assert.ok(validateTokenRequest(token({ method, additional_fields: { bank_app } })).ok, `${method} ${bank_app}`);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { canonicalJson, hmacSigner, hmacVerifier, sign, signed, timingSafeEqual, verify, webCryptoSign } from '../../../src/server/signature.js';
+import { canonicalJson, hmacSigner, hmacVerifier, sign, signed, timingSafeEqual, verify, webCryptoSign } from '../../../src/service/signature.js';
 
 // Expected values come from node:crypto over hand-written canonical strings, never from sign() itself.
 const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message, 'utf8').digest('hex');

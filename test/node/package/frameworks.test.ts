@@ -13,7 +13,7 @@ interface Run {
 }
 
 function run(bin: string, args: readonly string[], fixture: string): Promise<Run> {
-  distFile('index.d.ts');
+  distFile('element/index.d.ts');
   const cwd = new URL(`test/frameworks/${fixture}/`, root);
   return new Promise((resolve, reject) => {
     const child = spawn(new URL(`node_modules/.bin/${bin}`, root).pathname, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
@@ -67,7 +67,7 @@ for (const checker of CHECKERS) {
 }
 
 test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form> to the browser', async () => {
-  const { isCustomElement } = (await import(distFile('vue.js').href)) as typeof import('../../../src/vue.js');
+  const { isCustomElement } = (await import(distFile('element/vue.js').href)) as typeof import('../../../src/element/vue.js');
   const source = await readFile(new URL('test/frameworks/vue/Checkout.vue', root), 'utf8');
   const { descriptor } = parse(source, { filename: 'Checkout.vue' });
   assert.ok(descriptor.template);

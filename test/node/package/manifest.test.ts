@@ -32,13 +32,13 @@ test('every entry is exported with types first, and resolves to built files', ()
 test('sideEffects names the modules that define the tag, and those modules are the ones that call customElements.define', async () => {
   const defining = [];
   for (const file of ['index.js', 'pay-form-define.js', 'element.js', 'pay-form.js', 'return-page.js', 'react.js', 'vue.js', 'svelte.js']) {
-    const code = await readFile(distFile(file), 'utf8');
+    const code = await readFile(distFile(`element/${file}`), 'utf8');
     if (code.includes('customElements.define(')) defining.push(file);
     if (file === 'index.js') assert.match(code, /import "\.\/pay-form-define\.js"/, 'the root entry imports the define module');
   }
   assert.deepEqual(defining, ['pay-form-define.js']);
   const distSideEffects = pkg.sideEffects.filter((path) => path.startsWith('./dist/')).sort();
-  assert.deepEqual(distSideEffects, ['./dist/index.js', './dist/pay-form-define.js', ...Object.values(BUNDLES).map((f) => `./dist/${f}`)].sort());
+  assert.deepEqual(distSideEffects, ['./dist/element/index.js', './dist/element/pay-form-define.js', ...Object.values(BUNDLES).map((f) => `./dist/${f}`)].sort());
 });
 
 test('the script-tag bundles are self-contained production builds named by unpkg and jsdelivr', async () => {
@@ -57,10 +57,10 @@ test('the script-tag bundles are self-contained production builds named by unpkg
 
 test('the npm modules leave Lit and @lit/react to the app (one copy), and every dependency is pinned', async () => {
   for (const file of ['pay-form.js', 'react.js']) {
-    const code = await readFile(distFile(file), 'utf8');
+    const code = await readFile(distFile(`element/${file}`), 'utf8');
     assert.doesNotMatch(code, /class \w+ extends HTMLElement|ReactiveElement\s*=/, `${file} does not bundle Lit`);
   }
-  assert.match(await readFile(distFile('pay-form.js'), 'utf8'), /from "lit"/);
+  assert.match(await readFile(distFile('element/pay-form.js'), 'utf8'), /from "lit"/);
   for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
     assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is pinned exactly`);
   }

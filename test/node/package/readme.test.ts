@@ -54,7 +54,7 @@ test('the README event table lists exactly the events in custom-elements.json, w
   const declaration = await payFormDeclaration();
   const events = rows.map(([event = '']) => code(event));
   assert.deepEqual([...events].sort(), (declaration.events ?? []).map((e) => e.name).sort());
-  const exported = (await import(distFile('index.js').href)) as Record<string, unknown>;
+  const exported = (await import(distFile('element/index.js').href)) as Record<string, unknown>;
   for (const [event = '', constant = ''] of rows) assert.equal(exported[code(constant) ?? ''], code(event), constant);
 });
 

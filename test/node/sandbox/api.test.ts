@@ -1,8 +1,8 @@
-// The two JSON endpoints beyond the seed's Errors section: field refusals that name the fields,
+// The two JSON endpoints beyond the service's Errors section: field refusals that name the fields,
 // signature and merchant refusals, the answers' shapes and signatures, payouts and their callbacks.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { verify } from '../../../src/server/signature.js';
+import { verify } from '../../../src/service/signature.js';
 import { MAX_BODY_BYTES, type Sandbox } from '../../../src/sandbox/index.js';
 import {
   callbackBody, MERCHANT, payoutFields, postJson, sandbox, SECRET, signedBody, sandboxWithReceiver, tokenFields,

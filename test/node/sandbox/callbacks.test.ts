@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { verify } from '../../../src/server/signature.js';
+import { verify } from '../../../src/service/signature.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { callbackBody, obtainKey, press, sandbox, SECRET, startReceiver } from './helpers.js';
 

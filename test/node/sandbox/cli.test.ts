@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { verify } from '../../../src/server/signature.js';
+import { verify } from '../../../src/service/signature.js';
 import { postJson, signedBody, tokenFields } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/pay-form-sandbox.js', import.meta.url));

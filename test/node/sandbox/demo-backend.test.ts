@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { sign } from '../../../src/server/signature.js';
+import { sign } from '../../../src/service/signature.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { DemoBackend } from '../../../demo/backend.js';
 import { serviceFromEnv } from '../../../demo/backend-plugin.js';

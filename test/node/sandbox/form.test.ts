@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
-import { verify } from '../../../src/server/signature.js';
+import { verify } from '../../../src/service/signature.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import {
   callbackBody, MERCHANT, obtainKey, postJson, press, sandbox, SECRET, signedBody, sandboxWithReceiver, tokenFields,

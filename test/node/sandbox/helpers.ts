@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { after, before } from 'node:test';
 import type { AddressInfo } from 'node:net';
-import { sign } from '../../../src/server/signature.js';
+import { sign } from '../../../src/service/signature.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 
 export const SECRET = 'test-secret';

@@ -1,4 +1,4 @@
-// fast-check generators for both requests: valid ones (built from the seed's rules), broken ones (a
+// fast-check generators for both requests: valid ones (built from the service's rules), broken ones (a
 // valid one with one or more known defects), and wild ones (anything at all in each field). Shared by
 // the property tests (npm test) and bench/fuzz-server.ts (the long run).
 import fc from 'fast-check';
@@ -9,7 +9,7 @@ import {
   PAYOUT_ADDITIONAL_FIELDS,
   PAYOUT_CURRENCIES,
   PAYOUT_METHODS,
-} from '../../../src/server/fields.js';
+} from '../../../src/service/fields.js';
 
 const text = fc.string({ minLength: 1, maxLength: 24 }).filter((s) => s.trim() !== '');
 const positive = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER });
@@ -75,7 +75,7 @@ const wrongType = fc.oneof(
 
 type Defect = (body: Record<string, unknown>) => Record<string, unknown>;
 
-/** One defect each, every one a rule the seed (or our documented choice) makes. */
+/** One defect each, every one a rule of docs/service-contract.md. */
 function defects(required: readonly string[]): fc.Arbitrary<Defect> {
   return fc.oneof(
     fc.constantFrom(...required).map((field): Defect => (b) => {

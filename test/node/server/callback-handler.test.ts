@@ -69,7 +69,7 @@ describe('callback handler: input', () => {
     assert.equal((await post(JSON.stringify(tampered))).status, 401);
     assert.deepEqual(seen, []);
   });
-  test('bad JSON or content type: 400 with the seed failure shape', async () => {
+  test("bad JSON or content type: 400 with the service's failure shape", async () => {
     const post = await serve({ secret: SECRET, onStatus: () => undefined });
     for (const [body, type] of [['{"invoice_id"', 'application/json'], [await signedBody(PAID), 'text/plain'], ['[]', 'application/json']] as const) {
       const { status, json } = await post(body, type);

@@ -1,6 +1,6 @@
-// Every field rule of both seed tables, through PaymentClient against a real loopback service:
+// Every field rule of both field tables in docs/service-contract.md, through PaymentClient against a real loopback service:
 // an accepted body reaches the wire unchanged and signed; a refused one never leaves (zero requests)
-// and the ValidationError names each bad field. The expectations are written out from the seed here,
+// and the ValidationError names each bad field. The expectations are written out from docs/service-contract.md here,
 // not read from the shared tables, so a wrong table fails these tests.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,7 +45,7 @@ async function refused(call: () => Promise<unknown>, paths: string[]): Promise<v
 const payout = (over: Record<string, unknown>) => ({ ...PAYOUT, ...over });
 const token = (over: Record<string, unknown>) => ({ ...TOKEN, ...over });
 
-// Seed: "additional_fields by method (payout)", written out by hand.
+// docs/service-contract.md: "additional_fields by method (payout)", written out by hand.
 const PAYOUT_REQUIRED: Record<string, string[]> = {
   card: ['card_number'],
   sbp: ['bank_name', 'phone_holder', 'phone_number'],
@@ -107,7 +107,7 @@ describe('payout: methods and their additional_fields', () => {
     );
   });
 
-  test('methods outside the seed lists are refused, in any case but OPERATOR_A', async () => {
+  test("methods outside the service's lists are refused, in any case but OPERATOR_A", async () => {
     await refused(() => clientFor(service.url).createPayout(payout({ method: 'CARD' }) as never), ['method']);
     await refused(() => clientFor(service.url).createPayout(payout({ method: 'Operator_A', additional_fields: { phone_number: '1' } }) as never), ['method']);
   });
@@ -145,7 +145,7 @@ describe('payout: required fields, types and currencies', () => {
   });
 });
 
-// Seed: "Allowed form method values", written out by hand.
+// docs/service-contract.md: "Allowed form method values", written out by hand.
 const FORM_METHODS = [
   'sbp', 'card', 'wallet_c', 'cash', 'mobile', 'exchange', 'operator_a_pay', 'wallet_a', 'wallet_b', 'transfer_a',
   'ewallet_a', 'cis_transfer', 'cis_transfer_card', 'localbanks', 'ewallet_b', 'bank_card_a', 'instant_transfer', 'phone_topup',

@@ -225,7 +225,7 @@ describe('signatures on answers', () => {
   });
   test('a tampered field after signing: SignatureError', LIMIT, async () => {
     const s = await service(async (req, res) => {
-      const { sign } = await import('../../../src/server/signature.js');
+      const { sign } = await import('../../../src/service/signature.js');
       const { SECRET } = await import('./service.js');
       const body: Record<string, unknown> = { success: true, status: 'created', invoice_id: 'inv', amount: 2500 };
       body['signature'] = await sign(body, SECRET);

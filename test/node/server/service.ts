@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import { canonicalJson, sign } from '../../../src/server/signature.js';
+import { canonicalJson, sign } from '../../../src/service/signature.js';
 import { PaymentClient, type PaymentClientOptions } from '../../../src/server/index.js';
 
 export const SECRET = 'test-secret-ключ-Ω';

@@ -90,7 +90,7 @@ describe('token handler', () => {
     assert.equal(status, 405);
     assert.equal(response.headers.get('allow'), 'POST');
   });
-  test('bad JSON, a wrong content type, a non-object: 400 with the seed failure shape', async () => {
+  test("bad JSON, a wrong content type, a non-object: 400 with the service's failure shape", async () => {
     for (const [body, type] of [
       ['{"order_ref":', 'application/json'],
       ['{"order_ref":"order-1"}', 'text/plain'],

@@ -18,7 +18,7 @@ export class TokenRequestError extends Error {
 
 /**
  * `{ key }` or `{ redirect_url }` with a string value; anything else is not an answer. When both
- * are present redirect_url wins, as the service's own rule says (seed, Endpoints rule 2).
+ * are present redirect_url wins, as the service's own rule says (docs/service-contract.md, Endpoints).
  */
 export function parseTokenAnswer(data: unknown): TokenAnswer | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;

@@ -1,5 +1,6 @@
 // Event names, detail types and the global event-map entries for <pay-form>.
 // Every event bubbles and is composed, so a listener on document sees events from any element.
+import type { ElementErrorCode } from '../service/error-codes.js';
 
 export const PAY_FORM_OPEN = 'pay-form-open';
 export const PAY_FORM_READY = 'pay-form-ready';
@@ -23,13 +24,7 @@ export const PAY_FORM_EVENTS = [
 export type PayFormDisplay = 'inline' | 'modal' | 'redirect';
 export type PayFormState = 'idle' | 'loading' | 'open' | 'success' | 'fail' | 'closed' | 'error';
 
-export type PayFormErrorCode =
-  | 'invalid-base-url'
-  | 'invalid-key'
-  | 'invalid-redirect-url'
-  | 'token-request-failed'
-  | 'load-timeout'
-  | 'csp-blocked';
+export type { ElementErrorCode, PayFormErrorCode } from '../service/error-codes.js';
 
 export interface PayFormOpenDetail {
   url: string;
@@ -51,7 +46,7 @@ export interface PayFormCloseDetail {
   reason: 'user' | 'api';
 }
 export interface PayFormErrorDetail {
-  code: PayFormErrorCode;
+  code: ElementErrorCode;
   message: string;
 }
 

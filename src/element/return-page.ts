@@ -1,6 +1,6 @@
 // The `pay-form/return` entry: what a merchant's success_url / fail_url page calls so the framing
 // <pay-form> learns the result. Nothing here runs at import time, so importing it in Node is safe.
-import { httpOrigin } from './form-url.js';
+import { httpOrigin } from '../service/form-url.js';
 import { buildResult, isResultStatus, type ResultStatus } from './result.js';
 
 export { RESULT_MESSAGE_TYPE, buildResult, parseResult, isResultStatus } from './result.js';

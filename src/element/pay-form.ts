@@ -12,12 +12,12 @@ import {
   PAY_FORM_REDIRECT,
   PAY_FORM_SUCCESS,
   type PayFormDisplay,
-  type PayFormErrorCode,
+  type ElementErrorCode,
   type PayFormEventDetails,
   type PayFormEventName,
   type PayFormState,
 } from './events.js';
-import { baseOrigin, checkRedirectUrl, httpOrigin, openFormUrl } from './form-url.js';
+import { baseOrigin, checkRedirectUrl, httpOrigin, openFormUrl } from '../service/form-url.js';
 import { parseResult } from './result.js';
 import { callFetchToken, postForToken, type FetchToken, type TokenAnswer } from './token.js';
 
@@ -277,9 +277,8 @@ export class PayForm extends LitElement {
 
   /**
    * Once per page, when a base URL is known before the key: prepare the frame's template and run the
-   * URL checks once, in an idle moment, so the first `key` pays only for the iframe itself. Measured
-   * in bench/form-open: the cold first open cost about 3 ms more than a hand-written iframe, and
-   * this is where it went. The iframe is rendered into a detached fragment: it never loads.
+   * URL checks once, in an idle moment, so the first `key` pays only for the iframe itself
+   * (bench/form-open measures the cold first open against a hand-written iframe). The iframe is rendered into a detached fragment: it never loads.
    */
   #warm(): void {
     if (PayForm.#warmed) return;
@@ -469,7 +468,7 @@ export class PayForm extends LitElement {
     window.location.assign(url);
   }
 
-  #fail(code: PayFormErrorCode, message: string): void {
+  #fail(code: ElementErrorCode, message: string): void {
     this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }

@@ -8,7 +8,7 @@ export type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ?
 /** `redirect-on-timeout` → `redirectOnTimeout`. */
 export type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Pascal<Tail>}` : S;
 
-/** The attributes of `<pay-form>` (see the README's attribute table). */
+/** The attributes of `<pay-form>` (docs/element.md, Attributes). */
 export interface PayFormAttributes {
   'base-url'?: string;
   key?: string;

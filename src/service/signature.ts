@@ -1,14 +1,14 @@
-// The default signature scheme, shared by the client, the handlers and the sandbox. The seed leaves the
-// algorithm open (Authentication, rule 3), so integrators can plug in their own Signer/Verifier; this one
-// is DESIGN.md's: lowercase hex HMAC-SHA256, keyed by the secret as UTF-8, over the payload without its
-// top-level `signature`, serialised as JSON with keys sorted at every depth and no whitespace.
+// The default signature scheme (docs/server.md, "Signatures"), shared by the client, the handlers and
+// the sandbox. The service leaves the algorithm open (docs/service-contract.md), so integrators can plug
+// in their own Signer/Verifier; this one is lowercase hex HMAC-SHA256, keyed by the secret as UTF-8, over
+// the payload without its top-level `signature`, serialised as JSON with keys sorted at every depth and
+// no whitespace.
 // Web Crypto everywhere, so the same code runs on Node, Deno, Bun, Workers and in the sandbox; where the
 // runtime hands out node:crypto without a static import (process.getBuiltinModule: Node >= 20.16, Deno,
-// Bun), its createHmac is used instead: same bytes, and in bench/server about 8x cheaper per call
-// (8 us vs 67 us) than the async crypto.subtle.sign, which was the callback handler's largest cost.
+// Bun), its synchronous createHmac is used instead: same bytes, several times cheaper per call than the
+// async crypto.subtle.sign (docs/performance.md).
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+export type { JsonValue, JsonObject } from './json.js';
 
 /** Signs a payload (the payload's own `signature`, if any, is not part of the message). */
 export type Signer = (payload: Record<string, unknown>) => string | Promise<string>;

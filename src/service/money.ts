@@ -1,4 +1,4 @@
-// Amounts travel in minor units (the seed's integers); people read them in their currency's format.
+// Amounts travel in minor units (the service's integers); people read them in their currency's format.
 
 /** How many minor-unit digits a currency has (VND 0, USD 2); two for codes Intl does not know (USDT). */
 export function minorDigits(currency: string): number {

@@ -1,6 +1,19 @@
-// Reading bodies with a hard cap, and the JSON content-type test, shared by the client (answers from
-// the service) and the handlers (requests from the browser and the service). Reading the stream
+// Reading bodies with a hard cap, the JSON content-type test, JSON object parsing and the service's
+// failure shape, shared by the client (answers from the service), the handlers (requests from the
+// browser and the service) and the sandbox (requests from the client). Reading the stream
 // ourselves means a huge body is cut off at the cap instead of being buffered whole.
+
+/** Request bodies larger than this answer 413, in the handlers, toNodeHandler and the sandbox
+ *  (docs/service-contract.md, Limits: the service shows none, so pay-form chose one). */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+
+/** The service's message for a wrong content type or malformed JSON (docs/service-contract.md, Errors). */
+export const INVALID_JSON_MESSAGE = 'Invalid ContentType or json format';
+
+/** The service's failure shape, before it is signed: `{ success: false, message }`. */
+export function failureBody(message: string): { success: false; message: string } {
+  return { success: false, message };
+}
 
 /** `application/json`, or any `+json` type, with or without parameters such as charset. */
 export function isJsonContentType(header: string | null): boolean {

@@ -1,0 +1,20 @@
+// Every error code pay-form gives, in one union, so the browser's `pay-form-error` codes and the
+// server's error classes can never name the same thing twice or differently.
+
+/** Codes of the element's `pay-form-error` event. */
+export type ElementErrorCode =
+  | 'invalid-base-url'
+  | 'invalid-key'
+  | 'invalid-redirect-url'
+  | 'token-request-failed'
+  | 'load-timeout'
+  | 'csp-blocked';
+
+/** Codes of pay-form/server's error classes (`PayFormError.code`). */
+export type ServerErrorCode = 'config' | 'validation' | 'api' | 'signature' | 'network' | 'timeout' | 'bad_response';
+
+/** Any code pay-form gives, in the browser or on the server. */
+export type PayFormErrorCode = ElementErrorCode | ServerErrorCode;
+
+/** The URL checks' refusals, shared by the element and the server's option checks. */
+export type UrlErrorCode = Extract<ElementErrorCode, 'invalid-base-url' | 'invalid-key' | 'invalid-redirect-url'>;
