@@ -1,14 +1,25 @@
-// The README's generated parts: the script tags' integrity hashes and the size table. Tests read them
-// with these helpers; `npm run readme:sync` writes them after a build.
+// The documentation's generated parts: the script tags' integrity hashes (README.md) and the size table
+// (docs/performance.md). Tests read them with these helpers; `npm run readme:sync` writes them after a
+// build.
 import { BUNDLES } from './entries.js';
 
+/** The page, relative to the repository root, whose SIZE_HEADING section holds the size table. */
+export const SIZE_FILE = 'docs/performance.md';
+export const SIZE_HEADING = '## Size';
+
 /** The text of the section under `heading` (a whole line, e.g. "## Size"), up to the next heading of the same or higher level. */
-export function section(readme: string, heading: string): string {
-  const lines = readme.split('\n');
+export function section(markdown: string, heading: string): string {
+  const lines = markdown.split('\n');
   const start = lines.indexOf(heading);
-  if (start === -1) throw new Error(`README: no "${heading}" section`);
+  if (start === -1) throw new Error(`no "${heading}" section`);
   const level = heading.indexOf(' ');
-  const end = lines.findIndex((line, i) => i > start && /^#+ /.test(line) && line.indexOf(' ') <= level);
+  let fenced = false;
+  const end = lines.findIndex((line, i) => {
+    if (i <= start) return false;
+    // A `# comment` inside fenced code is not a heading.
+    if (line.startsWith('```')) fenced = !fenced;
+    return !fenced && /^#+ /.test(line) && line.indexOf(' ') <= level;
+  });
   return lines.slice(start + 1, end === -1 ? undefined : end).join('\n');
 }
 
@@ -59,17 +70,59 @@ export function bundleScriptTags(readme: string): ScriptTag[] {
   return tags;
 }
 
-export const SIZE_HEADING = '## Size';
-
-/** The README with each bundle's integrity hash and the size table replaced. */
-export function syncReadme(readme: string, hashes: Readonly<Record<string, string>>, sizeTable: string): string {
-  let text = readme.replace(/<script\b[^>]*>/g, (tag) => {
+/** The text with each bundle's `<script … integrity>` set to that bundle's hash. */
+export function syncHashes(text: string, hashes: Readonly<Record<string, string>>): string {
+  return text.replace(/<script\b[^>]*>/g, (tag) => {
     const file = /\bsrc="[^"]*\/([^/"]+)"/.exec(tag)?.[1];
     const hash = file === undefined ? undefined : hashes[file];
     return hash === undefined ? tag : tag.replace(/\bintegrity="[^"]*"/, `integrity="${hash}"`);
   });
+}
+
+/** The text (SIZE_FILE's) with the first table of its SIZE_HEADING section replaced by `sizeTable`. */
+export function syncSizeTable(text: string, sizeTable: string): string {
   const old = firstTable(section(text, SIZE_HEADING)).join('\n');
-  if (old === '') throw new Error('README: the Size section has no table');
-  text = text.replace(old, sizeTable);
-  return text;
+  if (old === '') throw new Error(`${SIZE_FILE}: the Size section has no table`);
+  return text.replace(old, sizeTable);
+}
+
+/** GitHub's anchor for a heading line's text: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** Every anchor a Markdown page offers (repeated headings get -1, -2 …, as on GitHub); fenced code is skipped. */
+export function anchors(markdown: string): Set<string> {
+  const found = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6} (.*)$/.exec(line);
+    if (!heading) continue;
+    const base = headingAnchor(heading[1] ?? '');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    found.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return found;
+}
+
+/** Every relative Markdown link target (`[text](target)` / `![alt](target)`) outside fenced code. */
+export function relativeLinks(markdown: string): string[] {
+  const links: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    if (fenced) continue;
+    for (const match of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1] ?? '';
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) links.push(target);
+    }
+  }
+  return links;
 }
