@@ -1,4 +1,6 @@
 // The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
+import type { FieldIssue } from '../service/field-checks.js';
+import { checkOptions, positive, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 
 /** How a callback is delivered again until the merchant answers 2xx. */
 export interface CallbackRetryOptions {
@@ -57,41 +59,56 @@ export class SandboxOptionsError extends Error {
   override name = 'SandboxOptionsError';
 }
 
-const KNOWN = new Set([
-  'port', 'host', 'merchantId', 'secret', 'callbackUrl', 'redirectMode', 'keyTtlMs', 'callbackRetry',
-  'frameAncestors', 'log',
-]);
+const callbackUrl: OptionCheck = (v) =>
+  typeof v === 'string' && /^https?:\/\//i.test(v) ? undefined : 'must be an absolute http(s) URL';
+const port: OptionCheck = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? undefined : 'must be 0..65535');
+const notEmpty: OptionCheck = (v) => (v === '' ? 'must not be empty' : undefined);
+const any: OptionCheck = () => undefined;
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new SandboxOptionsError(`${name} must be a positive number`);
-  return value;
+const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
+  port: { check: port },
+  host: { check: any },
+  merchantId: { check: notEmpty },
+  secret: { check: notEmpty },
+  callbackUrl: { check: callbackUrl },
+  redirectMode: { check: any },
+  keyTtlMs: { check: positive },
+  callbackRetry: { check: any },
+  frameAncestors: { check: any },
+  log: { check: any },
+};
+
+const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
+  initialDelayMs: { check: positive },
+  maxDelayMs: { check: positive },
+  maxAttempts: { check: positive },
+  timeoutMs: { check: positive },
+};
+
+function refuse(issues: FieldIssue[], prefix = ''): void {
+  if (issues.length === 0) return;
+  const unknown = issues.filter((i) => /is not a sandbox option/.test(i.message)).map((i) => `${prefix}${i.path}`);
+  const other = issues.filter((i) => !/is not a sandbox option/.test(i.message)).map((i) => `${prefix}${i.path} ${i.message}`);
+  throw new SandboxOptionsError([...(unknown.length ? [`unknown option(s): ${unknown.join(', ')}`] : []), ...other].join('; '));
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
-  const unknown = Object.keys(options).filter((k) => !KNOWN.has(k));
-  if (unknown.length) throw new SandboxOptionsError(`unknown option(s): ${unknown.join(', ')}`);
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxOptionsError('port must be 0..65535');
-  if (options.callbackUrl !== undefined && !/^https?:\/\//i.test(options.callbackUrl)) {
-    throw new SandboxOptionsError('callbackUrl must be an absolute http(s) URL');
-  }
-  if (options.merchantId === '') throw new SandboxOptionsError('merchantId must not be empty');
-  if (options.secret === '') throw new SandboxOptionsError('secret must not be empty');
+  refuse(checkOptions(options, OPTION_TABLE, 'sandbox'));
   const retry = options.callbackRetry ?? {};
+  refuse(checkOptions(retry, RETRY_TABLE, 'sandbox'), 'callbackRetry.');
   return {
-    port,
+    port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     merchantId: options.merchantId ?? DEFAULT_MERCHANT_ID,
     secret: options.secret ?? DEFAULT_SECRET,
     callbackUrl: options.callbackUrl,
     redirectMode: options.redirectMode ?? false,
-    keyTtlMs: positive('keyTtlMs', options.keyTtlMs, DEFAULT_KEY_TTL_MS),
+    keyTtlMs: options.keyTtlMs ?? DEFAULT_KEY_TTL_MS,
     callbackRetry: {
-      initialDelayMs: positive('callbackRetry.initialDelayMs', retry.initialDelayMs, 1000),
-      maxDelayMs: positive('callbackRetry.maxDelayMs', retry.maxDelayMs, 60_000),
-      maxAttempts: positive('callbackRetry.maxAttempts', retry.maxAttempts, 12),
-      timeoutMs: positive('callbackRetry.timeoutMs', retry.timeoutMs, 10_000),
+      initialDelayMs: retry.initialDelayMs ?? 1000,
+      maxDelayMs: retry.maxDelayMs ?? 60_000,
+      maxAttempts: retry.maxAttempts ?? 12,
+      timeoutMs: retry.timeoutMs ?? 10_000,
     },
     frameAncestors: options.frameAncestors ?? ['*'],
     log: options.log ?? (() => {}),

@@ -2,6 +2,7 @@
 // made at all (ConfigError listing every bad option) instead of failing on the first payment.
 import { ConfigError } from './errors.js';
 import type { FieldIssue } from '../service/fields.js';
+import { checkOptions, count, fn, nonEmptyString, nonNegative, positive, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 import { checkBaseUrl } from '../service/form-url.js';
 import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../service/signature.js';
 import type { TransportSettings } from './transport.js';
@@ -56,25 +57,15 @@ export interface ResolvedOptions {
 
 export const DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 200, retryMaxMs: 5_000 } as const;
 
-type Check = (value: unknown) => string | undefined;
-
-const nonEmptyString: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string');
-const fn: Check = (v) => (typeof v === 'function' ? undefined : 'must be a function');
-const nonNegative: Check = (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a finite number, 0 or more';
-const positive: Check = (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : 'must be a finite number above 0';
-const count: Check = (v) =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'must be a whole number, 0 or more';
 // The same http(s) rule as the element's base-url: the secret-signed requests never go over plain
 // http to another machine.
-const httpUrl: Check = (v) => {
+const httpUrl: OptionCheck = (v) => {
   const checked = checkBaseUrl(v);
   return checked.ok ? undefined : checked.message.replace(/^base-url /, '');
 };
 
 /** Every accepted option with its check; required ones are marked. */
-const OPTION_TABLE: Readonly<Record<string, { check: Check; required?: true }>> = {
+const OPTION_TABLE: Readonly<Record<string, OptionRule>> = {
   baseUrl: { check: httpUrl, required: true },
   merchantId: { check: nonEmptyString, required: true },
   secret: { check: nonEmptyString },
@@ -89,23 +80,9 @@ const OPTION_TABLE: Readonly<Record<string, { check: Check; required?: true }>> 
 };
 
 export function resolveOptions(input: unknown): ResolvedOptions {
-  if (typeof input !== 'object' || input === null) {
-    throw new ConfigError([{ path: 'options', message: 'must be an object' }]);
-  }
+  const issues = checkOptions(input, OPTION_TABLE, 'PaymentClient');
+  if (issues[0]?.path === 'options') throw new ConfigError(issues);
   const options = input as Record<string, unknown>;
-  const issues: FieldIssue[] = [];
-  for (const key of Object.keys(options)) {
-    if (!(key in OPTION_TABLE)) issues.push({ path: key, message: 'is not a PaymentClient option' });
-  }
-  for (const [key, rule] of Object.entries(OPTION_TABLE)) {
-    const value = options[key];
-    if (value === undefined) {
-      if (rule.required) issues.push({ path: key, message: 'is required' });
-      continue;
-    }
-    const problem = rule.check(value);
-    if (problem) issues.push({ path: key, message: problem });
-  }
   const hasSecret = options['secret'] !== undefined;
   const hasSigner = options['signer'] !== undefined;
   if (hasSecret === hasSigner) {

@@ -103,3 +103,15 @@ test('options are checked: an unknown option or a bad callbackUrl throws at once
   await assert.rejects(startSandbox({ prot: 1 } as never), /unknown option\(s\): prot/);
   await assert.rejects(startSandbox({ callbackUrl: 'ftp://x' }), /callbackUrl must be an absolute http\(s\) URL/);
 });
+
+test('options are checked from one table: every bad option is named at once, callbackRetry too', async () => {
+  await assert.rejects(
+    startSandbox({ prot: 1, port: 70000, keyTtlMs: -1, callbackRetry: { maxAttempts: 0, tries: 3 } } as never),
+    (error: Error) =>
+      error.name === 'SandboxOptionsError' &&
+      /unknown option\(s\): prot/.test(error.message) &&
+      /port must be 0\.\.65535/.test(error.message) &&
+      /keyTtlMs must be a finite number above 0/.test(error.message),
+  );
+  await assert.rejects(startSandbox({ callbackRetry: { maxAttempts: 0, tries: 3 } } as never), /unknown option\(s\): callbackRetry\.tries; callbackRetry\.maxAttempts must be/);
+});
