@@ -30,7 +30,7 @@ export interface Context {
   issues: FieldIssue[];
   warnings: FieldIssue[];
 }
-/** Returns the value to send (normalised where the seed says the service normalises), or undefined after
+/** Returns the value to send (normalised where the service documents that it normalises), or undefined after
  *  recording an issue. */
 export type Check = (value: unknown, path: string, ctx: Context) => unknown;
 
