@@ -3,9 +3,9 @@
 // and navigation checks cross a real origin boundary.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { launchOptions } from './test/chromium.mjs';
+import { launchOptions } from './scripts/chromium.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
-import { distMiddleware, ssrPlugin } from './test/ssr-render.mjs';
+import { distMiddleware, ssrPlugin } from './test/support/ssr-render.mjs';
 
 export default {
   files: ['test/browser/**/*.test.ts'],

@@ -2,7 +2,7 @@
 // and the size table into docs/performance.md, so a change to the element needs one command, and the
 // documentation tests then pass again.
 import { readFile, writeFile } from 'node:fs/promises';
-import { sizeRows, sizeTable } from '../bench/size.js';
+import { sizeRows, sizeTable } from './size.js';
 import { BUNDLES } from './entries.js';
 import { SIZE_FILE, syncHashes, syncSizeTable } from './readme.js';
 import { sriOf } from './sri.js';

@@ -1,4 +1,4 @@
-// bench/form-open (issue 6 item 1), real Chromium (playwright-core, test/chromium.mjs launchOptions()).
+// bench/form-open (issue 6 item 1), real Chromium (playwright-core, scripts/chromium.mjs launchOptions()).
 //   npm run bench:form-open [-- runs delayMs]
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
@@ -29,11 +29,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { buildBrowserBundle } from '../element-bundle.js';
+import { buildBrowserBundle } from '../../scripts/element-bundle.js';
 
 const runs = Number(process.argv[2] ?? 60);
 const delayMs = Number(process.argv[3] ?? 50);
-const { launchOptions } = (await import('../../test/chromium.mjs' as string)) as {
+const { launchOptions } = (await import('../../scripts/chromium.mjs' as string)) as {
   launchOptions: () => Parameters<typeof chromium.launch>[0];
 };
 

@@ -72,7 +72,7 @@ describe('form-url: base URL', () => {
   }
 
   it('a base accepted by checkBaseUrl frames any valid key under it; dot-segment bases never give invalid-key', () => {
-    // Found by bench/fuzz-browser: 'http://localhost/A/.~/.' was accepted as a base, then every key was refused.
+    // Found by test/node/fuzz/browser.test.ts: 'http://localhost/A/.~/.' was accepted as a base, then every key was refused.
     for (const base of ['http://localhost/A/.~/.', 'https://pay.example/a/.', 'https://pay.example/a/..', 'https://pay.example/%2e', 'https://pay.example/a/.b/.']) {
       const checked = checkBaseUrl(base);
       const opened = openFormUrl(base, 'k-1');

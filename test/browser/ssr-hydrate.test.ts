@@ -1,4 +1,4 @@
-// The server's <pay-form> (rendered by @lit-labs/ssr from dist/, see test/ssr-render.mjs) hydrates in
+// The server's <pay-form> (rendered by @lit-labs/ssr from dist/, see test/support/ssr-render.mjs) hydrates in
 // the browser: Lit adopts the declarative shadow root instead of rendering a new one, and the form opens.
 import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import { expect } from '@open-wc/testing';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { launchOptions } from '../chromium.mjs';
+import { launchOptions } from '../../scripts/chromium.mjs';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -2,7 +2,7 @@
 // merchant ships it (esbuild, production) and both its input files and its code are searched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildBrowserBundle } from '../../bench/element-bundle.js';
+import { buildBrowserBundle } from '../../scripts/element-bundle.js';
 
 const BROWSER_ENTRIES = ['src/element/index.ts', 'src/element/element.ts', 'src/element/return-page.ts'];
 /** Signs of signing or of a secret: none of them has a reason to be in browser code. */

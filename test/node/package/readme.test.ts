@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { sizeRows, sizeTable } from '../../../bench/size.js';
+import { sizeRows, sizeTable } from '../../../scripts/size.js';
 import {
   anchors,
   bundleScriptTags,

@@ -1,55 +1,13 @@
 // What the sandbox tests share: a real merchant callback receiver on loopback, signed requests, and
 // the sandbox started with quick retries.
-import http from 'node:http';
 import { after, before } from 'node:test';
-import type { AddressInfo } from 'node:net';
 import { sign } from '../../../src/service/signature.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { MERCHANT, SECRET } from '../../support/constants.js';
+import { startReceiver, type Receiver } from '../../support/receiver.js';
 
-export const SECRET = 'test-secret';
-export const MERCHANT = 'merchant-1';
-
-export interface Receiver {
-  url: string;
-  /** Every callback body, in arrival order, parsed. */
-  bodies: Record<string, unknown>[];
-  /** The status to answer for the n-th callback (0-based); 200 when it returns undefined. */
-  answer: (n: number) => number | undefined;
-  /** Resolves once `count` callbacks have arrived. */
-  received(count: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function startReceiver(answer: Receiver['answer'] = () => 200): Promise<Receiver> {
-  const bodies: Record<string, unknown>[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
-  const receiver = { bodies, answer } as Receiver;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const n = bodies.length;
-      bodies.push({ ...JSON.parse(Buffer.concat(chunks).toString('utf8')), '(content-type)': req.headers['content-type'] });
-      res.writeHead(receiver.answer(n) ?? 200).end();
-      for (const w of waiters.filter((w) => bodies.length >= w.count)) w.resolve();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-  receiver.received = (count) =>
-    bodies.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }));
-  receiver.close = () => {
-    server.closeAllConnections();
-    return new Promise((resolve) => server.close(() => resolve()));
-  };
-  return receiver;
-}
-
-/** The callback as the merchant got it, without the receiver's bookkeeping field. */
-export function callbackBody(body: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { '(content-type)': _ignored, ...rest } = body ?? {};
-  return rest;
-}
+export { MERCHANT, SECRET } from '../../support/constants.js';
+export { callbackBody, startReceiver } from '../../support/receiver.js';
 
 export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({

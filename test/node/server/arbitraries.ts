@@ -1,6 +1,6 @@
 // fast-check generators for both requests: valid ones (built from the service's rules), broken ones (a
 // valid one with one or more known defects), and wild ones (anything at all in each field). Shared by
-// the property tests (npm test) and bench/fuzz-server.ts (the long run).
+// the property tests (npm test) and test/node/fuzz/server.test.ts (the long run).
 import fc from 'fast-check';
 import {
   BANK_APPS,

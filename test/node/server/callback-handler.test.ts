@@ -13,7 +13,7 @@ import {
   type CallbackStore,
   type ClaimResult,
 } from '../../../src/server/index.js';
-import { SECRET, startServer } from './service.js';
+import { SECRET, startServer } from '../../support/service.js';
 
 const servers: Array<{ close(): Promise<void> }> = [];
 after(() => Promise.all(servers.map((s) => s.close())));

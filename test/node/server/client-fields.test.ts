@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ValidationError, type FieldIssue, type PayoutParams, type TokenParams } from '../../../src/server/index.js';
-import { clientFor, happyService, MERCHANT, PAYOUT, startService, TOKEN, wireSignatureOk, type Service } from './service.js';
+import { clientFor, happyService, MERCHANT, PAYOUT, startService, TOKEN, wireSignatureOk, type Service } from '../../support/service.js';
 
 let service: Service;
 before(async () => (service = await startService(happyService)));

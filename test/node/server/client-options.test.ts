@@ -15,7 +15,7 @@ import {
   type PayoutParams,
   type TokenParams,
 } from '../../../src/server/index.js';
-import { answerSigned, clientFor, PAYOUT, refusedUrl, SECRET, startService, TOKEN } from './service.js';
+import { answerSigned, clientFor, PAYOUT, refusedUrl, SECRET, startService, TOKEN } from '../../support/service.js';
 
 const good = { baseUrl: 'https://pay.example', merchantId: 'm1', secret: 's3cret' };
 

@@ -13,7 +13,7 @@ import {
   type CallbackPayload,
   type TokenParams,
 } from '../../../src/server/index.js';
-import { clientFor, happyService, SECRET, startService, TOKEN, type Service } from './service.js';
+import { clientFor, happyService, SECRET, startService, TOKEN, type Service } from '../../support/service.js';
 
 let upstream: Service;
 let server: Server;

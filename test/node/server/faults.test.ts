@@ -13,7 +13,7 @@ import {
   type PayoutParams,
   type TokenParams,
 } from '../../../src/server/index.js';
-import { answerSigned, clientFor, PAYOUT, refusedUrl, startService, TOKEN, type Responder, type Service } from './service.js';
+import { answerSigned, clientFor, PAYOUT, refusedUrl, startService, TOKEN, type Responder, type Service } from '../../support/service.js';
 
 const open: Service[] = [];
 after(() => Promise.all(open.map((s) => s.close())));
@@ -226,7 +226,7 @@ describe('signatures on answers', () => {
   test('a tampered field after signing: SignatureError', LIMIT, async () => {
     const s = await service(async (req, res) => {
       const { sign } = await import('../../../src/service/signature.js');
-      const { SECRET } = await import('./service.js');
+      const { SECRET } = await import('../../support/service.js');
       const body: Record<string, unknown> = { success: true, status: 'created', invoice_id: 'inv', amount: 2500 };
       body['signature'] = await sign(body, SECRET);
       body['amount'] = 999_999;

@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createCallbackHandler, MAX_REQUEST_BYTES, sign, toNodeHandler, type FetchHandler } from '../../../src/server/index.js';
-import { SECRET, startServer } from './service.js';
+import { SECRET, startServer } from '../../support/service.js';
 
 const servers: Array<{ close(): Promise<void> }> = [];
 after(() => Promise.all(servers.map((s) => s.close())));

@@ -1,12 +1,12 @@
 // Property tests through PaymentClient against a real loopback service: whatever validation accepts
 // reaches the wire unchanged (apart from the documented normalisations) and correctly signed; whatever
-// it refuses never reaches the wire; nothing valid is refused. The long run is bench/fuzz-server.ts.
+// it refuses never reaches the wire; nothing valid is refused. The long run is test/node/fuzz/server.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { PaymentClient, ValidationError, type PayoutParams, type TokenParams } from '../../../src/server/index.js';
 import { brokenPayout, brokenToken, expectedToken, validPayout, validToken, wildPayout, wildToken } from './arbitraries.js';
-import { clientFor, happyService, MERCHANT, startService, wireSignatureOk, type Service } from './service.js';
+import { clientFor, happyService, MERCHANT, startService, wireSignatureOk, type Service } from '../../support/service.js';
 
 const RUNS = { numRuns: 300 };
 const LIMIT = { timeout: 120_000 };

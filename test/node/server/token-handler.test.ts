@@ -9,7 +9,7 @@ import {
   type TokenParams,
   type TokenRequestBody,
 } from '../../../src/server/index.js';
-import { answerSigned, clientFor, happyService, SECRET, startServer, startService, TOKEN, type Service } from './service.js';
+import { answerSigned, clientFor, happyService, SECRET, startServer, startService, TOKEN, type Service } from '../../support/service.js';
 
 let upstream: Service;
 let merchant: { url: string; close(): Promise<void> };

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createCallbackHandler, type PayoutParams, type TokenParams } from '../../../src/server/index.js';
-import { happyService, clientFor, startService } from './service.js';
+import { happyService, clientFor, startService } from '../../support/service.js';
 
 const SECRET = 'vector-secret';
 const hmac = (message: string) => createHmac('sha256', SECRET).update(message, 'utf8').digest('hex');

@@ -6,7 +6,7 @@ import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { readFile } from 'node:fs/promises';
 
-const dist = new URL('../dist/element/index.js', import.meta.url);
+const dist = new URL('../../dist/element/index.js', import.meta.url);
 
 /** The element's HTML with its declarative shadow root; lit-html escapes the attribute values. */
 export async function renderPayForm(attributes) {
@@ -48,7 +48,7 @@ export function distMiddleware() {
       return undefined;
     }
     context.type = 'text/javascript';
-    context.body = await readFile(new URL(`../dist/${name}`, import.meta.url));
+    context.body = await readFile(new URL(`../../dist/${name}`, import.meta.url));
     return undefined;
   };
 }

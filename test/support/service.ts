@@ -1,13 +1,14 @@
 // A real HTTP server on 127.0.0.1 (port 0) playing the payment service: it records every request it
 // receives (so tests can count what reached the wire) and answers through a per-test function.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
-import { canonicalJson, sign } from '../../../src/service/signature.js';
-import { PaymentClient, type PaymentClientOptions } from '../../../src/server/index.js';
+import { canonicalJson, sign } from '../../src/service/signature.js';
+import { PaymentClient, type PaymentClientOptions } from '../../src/server/index.js';
+import { SECRET, MERCHANT } from './constants.js';
+import { readText, startServer } from './loopback.js';
 
-export const SECRET = 'test-secret-ключ-Ω';
-export const MERCHANT = 'merchant-7';
+export { SECRET, MERCHANT } from './constants.js';
+export { refusedUrl, startServer } from './loopback.js';
 
 export interface Recorded {
   method: string;
@@ -25,28 +26,10 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string; close(): Promise<void> }> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 export async function startService(respond: Responder): Promise<Service> {
   const requests: Recorded[] = [];
   const { url, close } = await startServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+    void readText(req).then((text) => {
       let json: Record<string, unknown> | undefined;
       try {
         json = JSON.parse(text) as Record<string, unknown>;
@@ -55,8 +38,8 @@ export async function startService(respond: Responder): Promise<Service> {
       }
       const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, text, json };
       requests.push(recorded);
-      void Promise.resolve(respond(recorded, res)).catch(() => res.destroy());
-    });
+      return respond(recorded, res);
+    }).catch(() => res.destroy());
   });
   return { url, requests, close };
 }
@@ -122,10 +105,3 @@ export const PAYOUT = {
   method: 'card',
   additional_fields: { card_number: '4111111111111111' },
 } as const;
-
-/** A port with nothing listening on it: a server is opened, its port noted, and closed again. */
-export async function refusedUrl(): Promise<string> {
-  const s = await startServer(() => undefined);
-  await s.close();
-  return s.url;
-}

@@ -1,18 +1,18 @@
-// Long-run fuzzing of the browser validators (issue 6, item 4): at least 10,000 cases per property.
-//   node --import tsx bench/fuzz-browser.ts [casesPerProperty]
-// Runs in Node, whose URL parser is WHATWG's like Chromium's (the smaller suites in test/browser run
+// Property tests of the browser validators: PAY_FORM_FUZZ_RUNS cases per property (a few hundred in
+// `npm test`, 10,000 with `npm run bench:fuzz`). Runs in Node, whose URL parser is WHATWG's like Chromium's (the smaller suites in test/browser run
 // the same checks in Chromium). Invariants: nothing invalid frames or navigates (every accepted URL is
 // absolute http(s), https unless the host is loopback, without credentials; every framed URL stays one
 // path segment under {base}/api/jsapi/open/); nothing valid is refused (valid inputs are built by
 // generators and must be accepted unchanged); result messages and token answers take only the contract.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkBaseUrl, checkKey, checkRedirectUrl, isLoopbackHost, MAX_KEY_LENGTH, OPEN_FORM_PATH, openFormUrl } from '../src/service/form-url.js';
-import { parseResult, RESULT_MESSAGE_TYPE } from '../src/element/result.js';
-import { parseTokenAnswer } from '../src/element/token.js';
+import { checkBaseUrl, checkKey, checkRedirectUrl, isLoopbackHost, MAX_KEY_LENGTH, OPEN_FORM_PATH, openFormUrl } from '../../../src/service/form-url.js';
+import { parseResult, RESULT_MESSAGE_TYPE } from '../../../src/element/result.js';
+import { parseTokenAnswer } from '../../../src/element/token.js';
+import { fuzzRuns, Tally } from '../../support/fuzz.js';
 
-const numRuns = Number(process.argv[2] ?? 10_000);
-if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new Error('casesPerProperty must be a positive integer');
+const numRuns = fuzzRuns();
 
 // ---- generators ---------------------------------------------------------------------------------
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'.split('');
@@ -60,11 +60,10 @@ function assertSafeUrl(href: string): URL {
 }
 const keyRefusable = (k: string) => k === '' || k === '.' || k === '..' || k.length > MAX_KEY_LENGTH || /[\s\p{Cc}]/u.test(k) || !(k as string & { isWellFormed(): boolean }).isWellFormed();
 
-const counts = new Map<string, { accepted: number; refused: number }>();
+const counts = new Map<string, Tally>();
 const tally = (name: string, ok: boolean) => {
-  const c = counts.get(name) ?? { accepted: 0, refused: 0 };
-  if (ok) c.accepted++;
-  else c.refused++;
+  const c = counts.get(name) ?? new Tally();
+  c.add(ok);
   counts.set(name, c);
 };
 
@@ -159,18 +158,11 @@ const properties: Array<[string, () => void]> = [
   }), { numRuns })],
 ];
 
-let failed = false;
-console.log(`fuzz-browser: ${numRuns} cases per property, fast-check ${fc.__version}, Node URL parser`);
+const LIMIT = { timeout: 600_000 };
 for (const [name, property] of properties) {
-  const started = performance.now();
-  try {
+  const label = name.replace(/\s+/g, ' ').trim();
+  test(`${label}: the invariants hold (${numRuns} cases, fast-check ${fc.__version})`, LIMIT, (t) => {
     property();
-    const c = counts.get(name) ?? { accepted: 0, refused: 0 };
-    console.log(`  ${name.padEnd(22)}  ${c.accepted + c.refused} cases  accepted ${c.accepted}  refused ${c.refused}  ok  (${(performance.now() - started).toFixed(0)} ms)`);
-  } catch (error) {
-    failed = true;
-    console.log(`  ${name}  FAILED\n${String(error)}`);
-  }
+    t.diagnostic(`${label}: ${String(counts.get(name) ?? new Tally())}`);
+  });
 }
-console.log(failed ? 'fuzz-browser: FAILED' : 'fuzz-browser: all invariants held');
-process.exitCode = failed ? 1 : 0;

@@ -1,10 +1,10 @@
-// npm run bench:size: what a page downloads. gzip at level 9 and brotli at quality 11 (node:zlib),
+// npm run bench:size (scripts/size.ts): what a page downloads. gzip at level 9 and brotli at quality 11 (node:zlib),
 // as CDNs serve them, for the script-tag bundles (Lit inside) and for the element without Lit.
 // The README's "Size" section holds this table verbatim; test/node/package/readme.test.ts keeps it so.
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { buildElementWithoutLit } from '../scripts/build.js';
-import { BUNDLES } from '../scripts/entries.js';
+import { buildElementWithoutLit } from './build.js';
+import { BUNDLES } from './entries.js';
 
 const KIB = 1024;
 /** The targets, gzip. */
