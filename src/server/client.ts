@@ -13,6 +13,8 @@ import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from 
 import { SERVICE_PATHS } from '../service/paths.js';
 import { signed, type JsonValue } from '../service/signature.js';
 import { postJson } from './transport.js';
+import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from './payout-guard.js';
+import type { PayoutEntry } from './payout-ledger.js';
 
 /** obtain_token's answer. Show the user the form with `key`, or send them to `redirect_url`. */
 export interface TokenResponse {
@@ -66,11 +68,25 @@ export class PaymentClient {
   /**
    * POST /api/payout/. Retried only when the connection was refused. A TimeoutError, or a
    * NetworkError / BadResponseError with `outcomeUnknown: true`, means the payout may exist:
-   * look it up by request_id, never send it again.
+   * look it up by request_id, never send it again. The request_id is claimed in the payout ledger
+   * first: a repeat gets the stored invoice or a DuplicatePayoutError, and never reaches the service.
    */
   async createPayout(params: PayoutParams): Promise<PayoutResponse> {
-    const body = await this.#call('payout', params, validatePayoutRequest);
+    const o = this.#options;
+    const payout = this.#validate('payout', params, validatePayoutRequest);
+    // Signed before the claim: a signer that throws has sent nothing and must not leave a claim behind.
+    const request = await signed(payout as unknown as Record<string, unknown>, o.signer);
+    const body = await guardedPayout(o.payoutLedger, o.merchantId, payout, o.payoutLeaseMs, () => this.#send('payout', request));
     return body as PayoutResponse;
+  }
+
+  /**
+   * Records what you learned about a payout whose outcome was unknown (docs/server.md, Payout ledger):
+   * `{ status: 'paid', invoice }` answers later repeats with that invoice; `{ status: 'not-paid' }` frees
+   * the request_id for a new payout. Answers what the ledger holds afterwards (undefined: free).
+   */
+  async resolvePayout(ref: PayoutRef, outcome: PayoutOutcome): Promise<PayoutEntry | undefined> {
+    return resolvePayout(this.#options.payoutLedger, this.#options.merchantId, ref, outcome);
   }
 
   async #call<T extends object>(
@@ -78,6 +94,11 @@ export class PaymentClient {
     params: object,
     validate: (input: unknown) => Validation<T>,
   ): Promise<Record<string, unknown>> {
+    const value = this.#validate(operation, params, validate);
+    return this.#send(operation, await signed(value as Record<string, unknown>, this.#options.signer));
+  }
+
+  #validate<T extends object>(operation: Operation, params: object, validate: (input: unknown) => Validation<T>): T {
     const o = this.#options;
     const clash: FieldIssue[] = ['merchant_id']
       .filter((field) => params !== null && typeof params === 'object' && field in params)
@@ -86,8 +107,11 @@ export class PaymentClient {
     const issues = [...clash, ...(result.ok ? [] : result.issues)];
     if (!result.ok || issues.length > 0) throw new ValidationError(issues);
     for (const warning of result.warnings) o.onWarning?.({ ...warning, operation });
+    return result.value;
+  }
 
-    const request = await signed(result.value as Record<string, unknown>, o.signer);
+  async #send(operation: Operation, request: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const o = this.#options;
     const answer = await postJson(o.transport, operation, o.baseUrl + SERVICE_PATHS[operation], JSON.stringify(request));
     const { body, status, attempts } = answer;
 

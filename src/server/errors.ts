@@ -183,3 +183,53 @@ export class BadResponseError extends PayFormError {
     this.outcomeUnknown = init.outcomeUnknown;
   }
 }
+
+/**
+ * createPayout found its request_id (for this merchant and site_id) already in the payout ledger and
+ * sent nothing. `state` says what the ledger holds: `in-flight` (another call is sending it: wait and
+ * ask again), `unknown` (an earlier attempt's outcome is unknown, so `outcomeUnknown` is true: find out
+ * from the service and record it with resolvePayout), or `paid` with `mismatch` (the request_id was
+ * used for a payout with a different amount, currency, method or site_login). docs/server.md, Payout ledger.
+ */
+export class DuplicatePayoutError extends PayFormError {
+  readonly operation = 'payout' as const;
+  readonly siteId: number;
+  readonly requestId: string;
+  readonly state: 'in-flight' | 'unknown' | 'paid';
+  /** The earlier payout under this request_id differs in amount, currency, method or site_login. */
+  readonly mismatch: boolean;
+  readonly outcomeUnknown: boolean;
+
+  constructor(init: { siteId: number; requestId: string; state: 'in-flight' | 'unknown' | 'paid'; mismatch: boolean }) {
+    const what = init.mismatch
+      ? 'was already used for a different payout'
+      : init.state === 'in-flight'
+        ? 'is being sent by another call; ask again once it is done'
+        : init.state === 'unknown'
+          ? "has an earlier attempt whose outcome is unknown: reconcile it (resolvePayout), do not resend"
+          : 'is already paid';
+    super('duplicate_payout', `payout request_id ${JSON.stringify(init.requestId)} (site ${init.siteId}) ${what}; nothing was sent`);
+    this.siteId = init.siteId;
+    this.requestId = init.requestId;
+    this.state = init.state;
+    this.mismatch = init.mismatch;
+    this.outcomeUnknown = init.state === 'unknown';
+  }
+}
+
+/** The payout ledger could not be reached or failed, so the payout was not sent (never unguarded). */
+export class PayoutLedgerError extends PayFormError {
+  readonly operation = 'payout' as const;
+  /** Nothing was sent. */
+  readonly outcomeUnknown = false as const;
+
+  constructor(step: 'claim' | 'resolve', cause: unknown) {
+    super(
+      'payout_ledger',
+      step === 'claim'
+        ? 'the payout ledger could not claim the request_id, so the payout was not sent'
+        : 'the payout ledger could not record the outcome',
+      { cause },
+    );
+  }
+}

@@ -11,6 +11,8 @@ export {
   NetworkError,
   TimeoutError,
   BadResponseError,
+  DuplicatePayoutError,
+  PayoutLedgerError,
   type PayFormErrorCode,
   type BadResponseReason,
   type Operation,
@@ -67,5 +69,19 @@ export {
   type CallbackPayload,
 } from './handlers.js';
 export { MemoryCallbackStore, type CallbackStore, type ClaimResult, type MemoryCallbackStoreOptions } from './callback-store.js';
+export {
+  MemoryPayoutLedger,
+  type PayoutLedger,
+  type PayoutEntry,
+  type PayoutState,
+  type PayoutClaim,
+  type PayoutFinish,
+  type PayoutResolution,
+  type PaidSource,
+  type MemoryPayoutLedgerOptions,
+} from './payout-ledger.js';
+export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './redis-payout-ledger.js';
+export type { RedisClientLike } from './redis-client.js';
+export type { PayoutRef, PayoutOutcome } from './payout-guard.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './transport.js';

@@ -6,6 +6,7 @@ import { checkOptions, count, fn, nonEmptyString, nonNegative, positive, type Op
 import { checkBaseUrl } from '../service/form-url.js';
 import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../service/signature.js';
 import type { TransportSettings } from './transport.js';
+import { MemoryPayoutLedger, type PayoutLedger } from './payout-ledger.js';
 
 /** A warning about a request that was sent after a documented normalisation. */
 export interface ClientWarning extends FieldIssue {
@@ -28,6 +29,8 @@ interface CommonOptions {
   fetch?: typeof globalThis.fetch;
   /** Told about normalisations, e.g. an unknown language sent as EN. */
   onWarning?: (warning: ClientWarning) => void;
+  /** Where payouts are claimed before they are sent; default a MemoryPayoutLedger (this process only). */
+  payoutLedger?: PayoutLedger;
 }
 
 /** The default HMAC-SHA256: signs requests and verifies answers with the merchant secret. */
@@ -53,9 +56,17 @@ export interface ResolvedOptions {
   verifier: Verifier | undefined;
   onWarning: ((warning: ClientWarning) => void) | undefined;
   transport: TransportSettings;
+  payoutLedger: PayoutLedger;
+  /** How long a payout claim stays live: longer than the longest createPayout can take. */
+  payoutLeaseMs: number;
 }
 
 export const DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 200, retryMaxMs: 5_000 } as const;
+
+const ledger: OptionCheck = (v) =>
+  typeof v === 'object' && v !== null && ['claim', 'finish', 'resolve', 'get'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function')
+    ? undefined
+    : 'must be a PayoutLedger (claim, finish, resolve, get)';
 
 // The same http(s) rule as the element's base-url: the secret-signed requests never go over plain
 // http to another machine.
@@ -77,6 +88,7 @@ const OPTION_TABLE: Readonly<Record<string, OptionRule>> = {
   retryMaxMs: { check: nonNegative },
   fetch: { check: fn },
   onWarning: { check: fn },
+  payoutLedger: { check: ledger },
 };
 
 export function resolveOptions(input: unknown): ResolvedOptions {
@@ -96,6 +108,9 @@ export function resolveOptions(input: unknown): ResolvedOptions {
   const o = options as unknown as PaymentClientOptions;
   const fetchImpl = o.fetch ?? globalThis.fetch;
   const base = checkBaseUrl(o.baseUrl);
+  const timeoutMs = o.timeoutMs ?? DEFAULTS.timeoutMs;
+  const maxRetries = o.maxRetries ?? DEFAULTS.maxRetries;
+  const retryMaxMs = o.retryMaxMs ?? DEFAULTS.retryMaxMs;
   return {
     baseUrl: base.ok ? base.value : o.baseUrl,
     merchantId: o.merchantId,
@@ -105,10 +120,13 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     transport: {
       // Called unbound: some runtimes' fetch throws when `this` is not globalThis.
       fetch: (url, init) => fetchImpl(url, init),
-      timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
-      maxRetries: o.maxRetries ?? DEFAULTS.maxRetries,
+      timeoutMs,
+      maxRetries,
       retryBaseMs: o.retryBaseMs ?? DEFAULTS.retryBaseMs,
-      retryMaxMs: o.retryMaxMs ?? DEFAULTS.retryMaxMs,
+      retryMaxMs,
     },
+    payoutLedger: o.payoutLedger ?? new MemoryPayoutLedger(),
+    // Every attempt and backoff of one createPayout, plus a minute for signing and the ledger itself.
+    payoutLeaseMs: timeoutMs * (maxRetries + 1) + retryMaxMs * maxRetries + 60_000,
   };
 }

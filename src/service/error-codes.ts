@@ -11,7 +11,16 @@ export type ElementErrorCode =
   | 'csp-blocked';
 
 /** Codes of pay-form/server's error classes (`PayFormError.code`). */
-export type ServerErrorCode = 'config' | 'validation' | 'api' | 'signature' | 'network' | 'timeout' | 'bad_response';
+export type ServerErrorCode =
+  | 'config'
+  | 'validation'
+  | 'api'
+  | 'signature'
+  | 'network'
+  | 'timeout'
+  | 'bad_response'
+  | 'duplicate_payout'
+  | 'payout_ledger';
 
 /** Any code pay-form gives, in the browser or on the server. */
 export type PayFormErrorCode = ElementErrorCode | ServerErrorCode;
