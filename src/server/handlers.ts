@@ -9,6 +9,8 @@ import { ConfigError, PayFormError, ValidationError } from './errors.js';
 import type { FieldIssue, TokenParams } from '../service/fields.js';
 import type { CallbackPayload } from '../service/callback.js';
 import { hmacVerifier, type JsonValue, type Verifier } from '../service/signature.js';
+import type { PayoutLedger } from './payout-ledger.js';
+import { settleFromCallback } from './payout-guard.js';
 
 export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
 export type { CallbackPayload };
@@ -120,6 +122,8 @@ interface CallbackCommon {
   store?: CallbackStore;
   /** Told about onStatus or the store throwing, for the merchant's logs. */
   onError?: (error: unknown) => void;
+  /** The PaymentClient's payout ledger: a payout's callback settles its entry before onStatus runs. */
+  payoutLedger?: PayoutLedger;
 }
 
 export type CallbackHandlerOptions =
@@ -139,10 +143,18 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   requireOptions([
     ...(hasSecret === hasVerifier ? [{ path: 'secret', message: 'give exactly one of secret (non-empty) or verifier' }] : []),
     ...(typeof options?.onStatus === 'function' ? [] : [{ path: 'onStatus', message: 'must be a function' }]),
+    ...(options?.payoutLedger === undefined || typeof options.payoutLedger.resolve === 'function'
+      ? [] : [{ path: 'payoutLedger', message: 'must be a PayoutLedger' }]),
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
   const store = options.store ?? new MemoryCallbackStore();
-  const { onStatus, onError } = options;
+  const { onError, payoutLedger } = options;
+  const onStatus = payoutLedger
+    ? async (p: CallbackPayload) => {
+        await settleFromCallback(payoutLedger, p);
+        await options.onStatus(p);
+      }
+    : options.onStatus;
   const handled = () => answer(200, { success: true });
 
   return async (request) => {
