@@ -1,6 +1,6 @@
 // The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
 import type { FieldIssue } from '../service/field-checks.js';
-import { checkOptions, positive, type OptionCheck, type OptionRule } from '../service/option-rules.js';
+import { checkOptions, nonNegative, positive, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 
 /** How a callback is delivered again until the merchant answers 2xx. */
 export interface CallbackRetryOptions {
@@ -35,6 +35,8 @@ export interface SandboxOptions {
   frameAncestors?: readonly string[];
   /** A line per request and per callback attempt; default silent. */
   log?: (line: string) => void;
+  /** Holds every payout answer this long after the payout is made, to let a client time out. Default 0. */
+  payoutDelayMs?: number;
 }
 
 export const DEFAULT_MERCHANT_ID = 'sandbox-merchant';
@@ -52,6 +54,7 @@ export interface ResolvedOptions {
   callbackRetry: Required<CallbackRetryOptions>;
   frameAncestors: readonly string[];
   log: (line: string) => void;
+  payoutDelayMs: number;
 }
 
 /** A sandbox started with a typo should fail loudly, not run with a default the caller did not mean. */
@@ -76,6 +79,7 @@ const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
   callbackRetry: { check: any },
   frameAncestors: { check: any },
   log: { check: any },
+  payoutDelayMs: { check: nonNegative },
 };
 
 const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
@@ -112,6 +116,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     },
     frameAncestors: options.frameAncestors ?? ['*'],
     log: options.log ?? (() => {}),
+    payoutDelayMs: options.payoutDelayMs ?? 0,
   };
 }
 
