@@ -81,7 +81,7 @@ export {
   type MemoryPayoutLedgerOptions,
 } from './payout-ledger.js';
 export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './redis-payout-ledger.js';
-export type { RedisClientLike } from './redis-client.js';
+export type { RedisCommandClient } from './redis-client.js';
 export type { PayoutRef, PayoutOutcome } from './payout-guard.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './transport.js';

@@ -13,7 +13,7 @@ import {
   type PayoutLedger,
   type PayoutResolution,
 } from './payout-ledger.js';
-import { isRedisClientLike, withTimeout, type RedisClientLike } from './redis-client.js';
+import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
 
 export interface RedisPayoutLedgerOptions {
   /** Prefix of every key. Default `pay-form:payout:`. */
@@ -107,10 +107,10 @@ export class RedisPayoutLedger implements PayoutLedger {
   readonly prefix: string;
   readonly ttlMs: number;
   readonly commandTimeoutMs: number;
-  readonly #client: RedisClientLike;
+  readonly #client: RedisCommandClient;
 
-  constructor(client: RedisClientLike, options: RedisPayoutLedgerOptions = {}) {
-    if (!isRedisClientLike(client)) throw new TypeError('RedisPayoutLedger needs a connected node-redis client');
+  constructor(client: RedisCommandClient, options: RedisPayoutLedgerOptions = {}) {
+    if (!isRedisCommandClient(client)) throw new TypeError('RedisPayoutLedger needs a connected node-redis client');
     this.#client = client;
     this.prefix = options.prefix ?? 'pay-form:payout:';
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
@@ -122,14 +122,14 @@ export class RedisPayoutLedger implements PayoutLedger {
 
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {
     const lease = String(Math.max(1, Math.ceil(claim.leaseMs)));
-    return toEntry(await this.#run('claim', CLAIM, key, [claim.token, claim.fingerprint, lease]));
+    return toEntry(await this.#run(CLAIM, key, [claim.token, claim.fingerprint, lease]));
   }
 
   async finish(key: string, token: string, outcome: PayoutFinish): Promise<void> {
     const body = outcome.state === 'paid' ? JSON.stringify(outcome.invoice) : '';
     const reason = outcome.state === 'unknown' ? outcome.reason : '';
     const id = outcome.state === 'paid' ? invoiceId(outcome.invoice) : '';
-    await this.#run('finish', FINISH, key, [token, outcome.state, body, reason, String(this.ttlMs), id]);
+    await this.#run(FINISH, key, [token, outcome.state, body, reason, String(this.ttlMs), id]);
   }
 
   async resolve(key: string, resolution: PayoutResolution): Promise<PayoutEntry | undefined> {
@@ -137,16 +137,16 @@ export class RedisPayoutLedger implements PayoutLedger {
       resolution.status === 'paid'
         ? ['paid', JSON.stringify(resolution.invoice), resolution.source, String(this.ttlMs), resolution.create ? '1' : '0', invoiceId(resolution.invoice)]
         : ['not-paid', '', '', '', '0', resolution.invoiceId ?? ''];
-    return toEntry(await this.#run('resolve', RESOLVE, key, args));
+    return toEntry(await this.#run(RESOLVE, key, args));
   }
 
   async get(key: string): Promise<PayoutEntry | undefined> {
-    return toEntry(await this.#run('get', GET, key, []));
+    return toEntry(await this.#run(GET, key, []));
   }
 
-  #run(what: string, script: string, key: string, args: string[]): Promise<unknown> {
+  #run(script: string, key: string, args: string[]): Promise<unknown> {
     // One hash tag for both keys, so a Redis Cluster keeps them in one slot as a script requires.
     const entry = `${this.prefix}{${key}}`;
-    return withTimeout(this.#client.eval(script, { keys: [entry, `${entry}:lease`], arguments: args }), this.commandTimeoutMs, what);
+    return redisCommand(this.#client, ['EVAL', script, '2', entry, `${entry}:lease`, ...args], this.commandTimeoutMs);
   }
 }
