@@ -10,7 +10,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { MemoryPayoutLedger, PaymentClient, RedisPayoutLedger, type PayoutLedger, type PayoutParams } from '../../src/server/index.js';
-import { startRedis } from '../../test/support/redis.js';
+import { startRedis } from '../../scripts/redis.js';
 import { MERCHANT, SECRET } from './shared.js';
 
 const rounds = Number(process.argv[2] ?? 5);

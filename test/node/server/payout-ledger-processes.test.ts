@@ -16,7 +16,7 @@ import {
 } from '../../../src/server/index.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
 import { runWorkers, type WorkerJob, type WorkerResult } from '../../support/payout-workers.js';
-import { startServer } from './service.js';
+import { startServer } from '../../support/service.js';
 
 const MERCHANT = 'ledger-merchant';
 const SECRET = 'ledger-secret';

@@ -21,7 +21,7 @@ import {
   type PayoutParams,
 } from '../../../src/server/index.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
-import { answerSigned, happyService, MERCHANT, PAYOUT, refusedUrl, SECRET, startService, type Responder, type Service } from './service.js';
+import { answerSigned, happyService, MERCHANT, PAYOUT, refusedUrl, SECRET, startService, type Responder, type Service } from '../../support/service.js';
 
 let redisServer: RedisServer;
 let redis: ReturnType<typeof createClient>;
