@@ -11,6 +11,7 @@ import {
   MemoryPayoutLedger,
   NetworkError,
   PaymentClient,
+  PayoutLedgerError,
   RedisPayoutLedger,
   TimeoutError,
   ValidationError,
@@ -258,4 +259,24 @@ test('a bad payoutLedger option is a ConfigError for the client and the callback
   const base = { baseUrl: 'http://127.0.0.1:9', merchantId: MERCHANT, secret: SECRET };
   assert.throws(() => new PaymentClient({ ...base, payoutLedger: {} as never }), ConfigError);
   assert.throws(() => createCallbackHandler({ secret: SECRET, onStatus: () => undefined, payoutLedger: 5 as never }), ConfigError);
+});
+
+test('a Redis that does not answer within commandTimeoutMs, or a client not connected: PayoutLedgerError, nothing sent', async () => {
+  const s = await service(happyService);
+  const pauser = createClient({ url: redisServer.url });
+  await pauser.connect();
+  const ledger = new RedisPayoutLedger(redis, { prefix: 'paused:', commandTimeoutMs: 200 });
+  const p = payout();
+  await pauser.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+  const e = await rejects(client(s.url, ledger).createPayout(p), PayoutLedgerError);
+  assert.equal(e.outcomeUnknown, false);
+  assert.equal(s.requests.length, 0);
+  // The claim was already on its way and runs once Redis wakes up: it holds the request_id, never frees it.
+  await pauser.sendCommand(['CLIENT', 'UNPAUSE']);
+  await pauser.quit();
+  assert.equal((await ledger.get(keyOf(p)))?.state, 'in-flight');
+
+  const never = createClient({ url: redisServer.url });
+  await rejects(client(s.url, new RedisPayoutLedger(never)).createPayout(payout()), PayoutLedgerError);
+  assert.equal(s.requests.length, 0);
 });
