@@ -3,10 +3,12 @@
 //      (the baseline: no guard at all, not a real option), the MemoryPayoutLedger and a
 //      RedisPayoutLedger on a local redis-server;
 //   2. the ledger alone: claim + finish(paid) for a fresh request_id, the two steps every payout adds.
-// Several rounds, the variants in a rotated order each round; each round gives a median per variant,
-// and the table shows the median of those and their spread (lowest to highest round median).
+// Several rounds, the variants in a rotated order (payout by payout in part 1, block by block in part
+// 2); each round gives a median per variant, and the table shows the median of those and their spread
+// (lowest to highest round median).
 //   npm run bench:ledger [-- rounds payoutsPerRound ledgerOpsPerRound]
 import { fork } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { MemoryPayoutLedger, PaymentClient, RedisPayoutLedger, type PayoutLedger, type PayoutParams } from '../../src/server/index.js';
@@ -46,15 +48,19 @@ try {
     additional_fields: { card_number: '4111111111111111' },
   });
 
-  async function payoutRound(make: () => PayoutLedger): Promise<number[]> {
-    const client = new PaymentClient({ baseUrl: sandboxUrl, merchantId: MERCHANT, secret: SECRET, payoutLedger: make() });
-    for (let i = 0; i < 20; i++) await client.createPayout(params()); // warm-up: connections, JIT
-    const times: number[] = [];
-    for (let i = 0; i < payouts; i++) {
-      const p = params();
-      const t = performance.now();
-      await client.createPayout(p);
-      times.push(performance.now() - t);
+  // One payout per variant in turn, in a rotated order, so a burst of load from elsewhere on the
+  // machine falls on every variant alike instead of on whichever block of payouts it hits.
+  async function payoutRound(round: number): Promise<Map<string, number[]>> {
+    const clients = ledgers.map(([name, make]) => [name, new PaymentClient({ baseUrl: sandboxUrl, merchantId: MERCHANT, secret: SECRET, payoutLedger: make() })] as const);
+    const times = new Map(clients.map(([name]) => [name, [] as number[]]));
+    for (let i = -20; i < payouts; i++) {
+      for (let v = 0; v < clients.length; v++) {
+        const [name, client] = clients[(v + i + round + clients.length * 20) % clients.length]!;
+        const p = params();
+        const t = performance.now();
+        await client.createPayout(p);
+        if (i >= 0) times.get(name)!.push(performance.now() - t); // the first 20 warm up
+      }
     }
     return times;
   }
@@ -88,14 +94,15 @@ try {
     perRound.set(name, row);
   };
   for (let r = 0; r < rounds; r++) {
-    const order = ledgers.map((_, i) => ledgers[(i + r) % ledgers.length]!);
-    for (const [name, make] of order) note(`createPayout, ${name}`, await payoutRound(make));
-    for (const [name, make] of order.filter(([name]) => name !== 'no ledger (baseline)')) note(`claim + finish, ${name}`, await ledgerRound(make));
+    for (const [name, times] of await payoutRound(r)) note(`createPayout, ${name}`, times);
+    const order = ledgers.slice(1).map((_, i, real) => real[(i + r) % real.length]!);
+    for (const [name, make] of order) note(`claim + finish, ${name}`, await ledgerRound(make));
     process.stderr.write(`round ${r + 1}/${rounds} done\n`);
   }
 
   const f = (ms: number) => (ms * 1000).toFixed(ms < 0.01 ? 1 : 0);
   console.log(`\nbench:ledger: ${rounds} rounds, ${payouts} sequential payouts and ${ledgerOps} claim+finish pairs per variant and round`);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('| what | median µs | spread of round medians µs | median p99 µs |');
   console.log('|---|---:|---:|---:|');
   for (const [name, row] of perRound) {

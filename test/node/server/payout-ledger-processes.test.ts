@@ -3,7 +3,6 @@
 // connection (test/support/payout-worker.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClient } from 'redis';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import {
   createCallbackHandler,
@@ -14,7 +13,7 @@ import {
   type FetchHandler,
   type PayoutParams,
 } from '../../../src/server/index.js';
-import { startRedis, type RedisServer } from '../../support/redis.js';
+import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { runWorkers, type WorkerJob, type WorkerResult } from '../../support/payout-workers.js';
 import { startServer } from '../../support/service.js';
 
@@ -23,13 +22,11 @@ const SECRET = 'ledger-secret';
 const LIMIT = { timeout: 120_000 };
 
 let redisServer: RedisServer;
-let redis: ReturnType<typeof createClient>;
+let redis: Awaited<ReturnType<typeof connectedClient>>;
 const closers: Array<() => Promise<unknown>> = [];
 before(async () => {
   redisServer = await startRedis();
-  redis = createClient({ url: redisServer.url });
-  redis.on('error', () => undefined);
-  await redis.connect();
+  redis = await connectedClient(redisServer.url);
 });
 after(async () => {
   for (const close of closers.reverse()) await close();
@@ -147,9 +144,7 @@ test('a payout that times out, reconciled by resolvePayout in one process, is an
 
 test('Redis unreachable: createPayout refuses with a PayoutLedgerError and sends nothing', LIMIT, async () => {
   const own = await startRedis();
-  const lost = createClient({ url: own.url, socket: { reconnectStrategy: 50 } });
-  lost.on('error', () => undefined);
-  await lost.connect();
+  const lost = await connectedClient(own.url, { socket: { reconnectStrategy: 50 } });
   const sb = await sandbox();
   const client = new PaymentClient({
     baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET,

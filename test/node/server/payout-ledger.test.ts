@@ -21,17 +21,15 @@ import {
   type PayoutLedger,
   type PayoutParams,
 } from '../../../src/server/index.js';
-import { startRedis, type RedisServer } from '../../support/redis.js';
+import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { answerSigned, happyService, MERCHANT, PAYOUT, refusedUrl, SECRET, startService, type Responder, type Service } from '../../support/service.js';
 
 let redisServer: RedisServer;
-let redis: ReturnType<typeof createClient>;
+let redis: Awaited<ReturnType<typeof connectedClient>>;
 const open: Service[] = [];
 before(async () => {
   redisServer = await startRedis();
-  redis = createClient({ url: redisServer.url });
-  redis.on('error', () => undefined);
-  await redis.connect();
+  redis = await connectedClient(redisServer.url);
 });
 after(async () => {
   await Promise.all(open.map((s) => s.close()));
@@ -263,8 +261,7 @@ test('a bad payoutLedger option is a ConfigError for the client and the callback
 
 test('a Redis that does not answer within commandTimeoutMs, or a client not connected: PayoutLedgerError, nothing sent', async () => {
   const s = await service(happyService);
-  const pauser = createClient({ url: redisServer.url });
-  await pauser.connect();
+  const pauser = await connectedClient(redisServer.url);
   const ledger = new RedisPayoutLedger(redis, { prefix: 'paused:', commandTimeoutMs: 200 });
   const p = payout();
   await pauser.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
