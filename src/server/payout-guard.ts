@@ -44,7 +44,8 @@ function replay(held: PayoutEntry, request: PayoutRequest, fp: string): JsonObje
     throw new DuplicatePayoutError({ ...ref, state: held.state, mismatch: true });
   }
   if (held.state !== 'paid') throw new DuplicatePayoutError({ ...ref, state: held.state, mismatch: false });
-  if (held.source === 'answer') return held.invoice;
+  // A copy: what the caller does with its answer must not change what the ledger holds.
+  if (held.source === 'answer') return structuredClone(held.invoice);
   // Settled by a callback or the merchant: the request's own fields, then what was learned. It carries
   // no service signature of its own (it was verified, or given, where it was learned).
   const { request_id, amount, currency, site_login, site_id } = request;

@@ -82,7 +82,7 @@ export interface MemoryPayoutLedgerOptions {
 type Held = { entry: PayoutEntry; token: string | undefined; until: number; at: number };
 
 /**
- * The default ledger, for one process: every createPayout of this process goes through it, so two
+ * The default ledger, for one process (it keeps its own copy of each invoice, as a shared store would): every createPayout of this process goes through it, so two
  * concurrent calls for one request_id send once. It does not see other processes: use
  * RedisPayoutLedger (or your own PayoutLedger on a shared store) when several send payouts.
  */
@@ -118,7 +118,7 @@ export class MemoryPayoutLedger implements PayoutLedger {
     if (!held || held.token !== token || held.entry.state === 'paid') return;
     const fingerprint = held.entry.fingerprint;
     if (outcome.state === 'free') this.#held.delete(key);
-    else if (outcome.state === 'paid') this.#paid(key, { state: 'paid', fingerprint, invoice: outcome.invoice, source: 'answer' });
+    else if (outcome.state === 'paid') this.#paid(key, { state: 'paid', fingerprint, invoice: structuredClone(outcome.invoice), source: 'answer' });
     else held.entry = { state: 'unknown', fingerprint, reason: outcome.reason };
   }
 
@@ -127,7 +127,7 @@ export class MemoryPayoutLedger implements PayoutLedger {
     if (resolution.status === 'paid') {
       if (held?.entry.state === 'paid' || (!held && !resolution.create)) return held?.entry;
       const fingerprint = held?.entry.fingerprint ?? '';
-      this.#paid(key, { state: 'paid', fingerprint, invoice: resolution.invoice, source: resolution.source });
+      this.#paid(key, { state: 'paid', fingerprint, invoice: structuredClone(resolution.invoice), source: resolution.source });
       return this.#held.get(key)?.entry;
     }
     if (!held || held.entry.state === 'in-flight') return held?.entry;

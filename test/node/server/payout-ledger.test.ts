@@ -141,6 +141,8 @@ for (const [name, make] of KINDS) {
       const again = await c.createPayout(p);
       assert.equal(again.invoice_id, 'inv-1');
       assert.equal(typeof again.signature, 'string');
+      again.invoice_id = 'changed by the caller';
+      assert.equal((await c.createPayout(p)).invoice_id, 'inv-1');
       assert.equal(s.requests.length, 1);
     });
 
