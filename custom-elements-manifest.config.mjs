@@ -1,4 +1,5 @@
-// @custom-elements-manifest/analyzer settings: the manifest is made from pay-form.ts's JSDoc
+// @custom-elements-manifest/analyzer settings: the manifest is made from pay-form.ts's JSDoc (its
+// properties come from pay-form-properties.ts, the base class)
 // (@attr, @fires, @csspart, @cssprop) and written to dist/, which package.json's customElements names.
 const pascal = (name) => name.replace(/(^|-)([a-z])/g, (_m, _d, letter) => letter.toUpperCase());
 
@@ -21,7 +22,7 @@ function firesOnly() {
 }
 
 export default {
-  globs: ['src/element/pay-form.ts', 'src/element/pay-form-define.ts'],
+  globs: ['src/element/pay-form.ts', 'src/element/pay-form-properties.ts', 'src/element/pay-form-define.ts'],
   outdir: 'dist',
   litelement: true,
   plugins: [firesOnly()],

@@ -1,44 +1,22 @@
 // The <pay-form> element. Registration lives in pay-form-define.ts so `pay-form/element` can export
 // the class without defining a tag.
-import { LitElement, css, html, nothing, render, type PropertyValues } from 'lit';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import { keyed } from 'lit/directives/keyed.js';
-import {
-  PAY_FORM_CLOSE,
-  PAY_FORM_ERROR,
-  PAY_FORM_FAIL,
-  PAY_FORM_OPEN,
-  PAY_FORM_READY,
-  PAY_FORM_REDIRECT,
-  PAY_FORM_SUCCESS,
-  type PayFormDisplay,
-  type ElementErrorCode,
-  type PayFormEventDetails,
-  type PayFormEventName,
-  type PayFormState,
-} from './events.js';
-import { baseOrigin, checkRedirectUrl, httpOrigin, openFormUrl } from '../service/form-url.js';
-import { parseResult } from './result.js';
-import { callFetchToken, postForToken, type FetchToken, type TokenAnswer } from './token.js';
+import { nothing, render, type PropertyValues } from 'lit';
+import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_FAIL, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SUCCESS } from './events.js';
+import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
+import { checkRedirectUrl, formUrlAt, openFormUrl, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
+import { FrameWatchController, acceptedOrigins, type Frame } from './frame-watch-controller.js';
+import { preconnect, warmUpOnce } from './preconnect.js';
+import { styles } from './pay-form.styles.js';
+import { frameTemplate, modalTemplate } from './pay-form.template.js';
+import { TokenController } from './token-controller.js';
+import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, PayFormProperties } from './pay-form-properties.js';
 
-export const DEFAULT_LOAD_TIMEOUT = 15000;
-export const DEFAULT_FRAME_TITLE = 'Payment form';
+export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 
 /** Properties whose change means "a different form": the element decides again what to show. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
 const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
 const DISPLAYS: readonly PayFormDisplay[] = ['inline', 'modal', 'redirect'];
-const FRAME_DIRECTIVES = new Set(['frame-src', 'child-src', 'default-src']);
-
-type TokenStatus = { kind: 'pending'; controller: AbortController; timer: ReturnType<typeof setTimeout> } | { kind: 'done'; answer: TokenAnswer } | { kind: 'failed' };
-
-interface Frame {
-  id: number;
-  url: string;
-  display: 'inline' | 'modal';
-  ready: boolean;
-  result: boolean;
-}
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -75,108 +53,37 @@ interface Frame {
  * @cssprop [--pay-form-dialog-width=min(32rem, calc(100vw - 2rem))] - The modal dialog's width.
  * @cssprop [--pay-form-backdrop=rgb(0 0 0 / 0.5)] - The modal's backdrop.
  */
-export class PayForm extends LitElement {
-  static override properties = {
-    baseUrl: { type: String, attribute: 'base-url' },
-    key: { type: String },
-    redirectUrl: { type: String, attribute: 'redirect-url' },
-    display: { type: String },
-    tokenUrl: { type: String, attribute: 'token-url' },
-    orderRef: { type: String, attribute: 'order-ref' },
-    loadTimeout: { type: Number, attribute: 'load-timeout' },
-    redirectOnTimeout: { type: Boolean, attribute: 'redirect-on-timeout' },
-    allowedOrigins: { type: String, attribute: 'allowed-origins' },
-    frameSandbox: { type: String, attribute: 'frame-sandbox' },
-    frameTitle: { type: String, attribute: 'frame-title' },
-    fetchToken: { attribute: false },
-  };
-
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    :host([hidden]) {
-      display: none;
-    }
-    iframe {
-      display: block;
-      box-sizing: border-box;
-      width: var(--pay-form-width, 100%);
-      height: var(--pay-form-height, 640px);
-      border: var(--pay-form-border, 0);
-    }
-    dialog {
-      width: var(--pay-form-dialog-width, min(32rem, calc(100vw - 2rem)));
-      max-height: calc(100dvh - 2rem);
-      padding: 0;
-      border: 0;
-      border-radius: 0.5rem;
-      overflow: auto;
-    }
-    dialog::backdrop {
-      background: var(--pay-form-backdrop, rgb(0 0 0 / 0.5));
-    }
-    .bar {
-      display: flex;
-      justify-content: flex-end;
-      padding: 0.25rem;
-    }
-    button {
-      min-width: 44px;
-      min-height: 44px;
-      font: inherit;
-      font-size: 1.5rem;
-      line-height: 1;
-      background: transparent;
-      color: #1a1a1a;
-      border: 0;
-      border-radius: 0.25rem;
-      cursor: pointer;
-    }
-    button:focus-visible {
-      outline: 2px solid #1a56db;
-      outline-offset: 2px;
-    }
-  `;
-
-  declare baseUrl: string | null;
-  declare key: string | null;
-  declare redirectUrl: string | null;
-  /** `inline`, `modal` or `redirect`; any other value is treated as `inline`. */
-  declare display: PayFormDisplay;
-  declare tokenUrl: string | null;
-  declare orderRef: string | null;
-  declare loadTimeout: number;
-  declare redirectOnTimeout: boolean;
-  declare allowedOrigins: string | null;
-  declare frameSandbox: string | null;
-  declare frameTitle: string;
-  /** For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`. */
-  declare fetchToken: FetchToken | null;
+export class PayForm extends PayFormProperties {
+  static override styles = styles;
 
   #state: PayFormState = 'idle';
   #frame: Frame | null = null;
   #frameIds = 0;
-  #token: TokenStatus | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   #needsRun = false;
   #hydrating = false;
-
-  constructor() {
-    super();
-    this.baseUrl = null;
-    this.key = null;
-    this.redirectUrl = null;
-    this.display = 'inline';
-    this.tokenUrl = null;
-    this.orderRef = null;
-    this.loadTimeout = DEFAULT_LOAD_TIMEOUT;
-    this.redirectOnTimeout = false;
-    this.allowedOrigins = null;
-    this.frameSandbox = null;
-    this.frameTitle = DEFAULT_FRAME_TITLE;
-    this.fetchToken = null;
-  }
+  readonly #token = new TokenController(this, {
+    answered: () => this.#run(),
+    failed: (message) => this.#fail('token-request-failed', message),
+  });
+  readonly #watch = new FrameWatchController(this, {
+    frame: () => this.#frame,
+    frameWindow: () => this.renderRoot.querySelector('iframe')?.contentWindow ?? null,
+    acceptedOrigins: () => acceptedOrigins(this.allowedOrigins),
+    result: (_frame, status) => {
+      this.#setState(status);
+      if (status === 'success') this.#emit(PAY_FORM_SUCCESS, { status: 'success' });
+      else this.#emit(PAY_FORM_FAIL, { status: 'fail' });
+    },
+    blocked: (_frame, message) => {
+      this.#removeFrame();
+      this.#fail('csp-blocked', message);
+    },
+    loadTimeout: (frame, ms) => {
+      this.#removeFrame();
+      this.#fail('load-timeout', `the payment form did not load within ${ms} ms`);
+      if (this.redirectOnTimeout) this.#navigate(frame.url);
+    },
+  });
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
   get state(): PayFormState {
@@ -188,19 +95,14 @@ export class PayForm extends LitElement {
     // render against the server's HTML, which frames nothing, so the form opens one update later.
     if (!this.hasUpdated && this.shadowRoot !== null) this.#hydrating = true;
     super.connectedCallback();
-    window.addEventListener('message', this.#onMessage);
-    document.addEventListener('securitypolicyviolation', this.#onCspViolation);
     this.#setState(this.#state);
     this.#needsRun = true;
     this.requestUpdate();
   }
 
   override disconnectedCallback(): void {
+    // The controllers drop the token request and the watchers; a new connection is a new checkout.
     super.disconnectedCallback();
-    window.removeEventListener('message', this.#onMessage);
-    document.removeEventListener('securitypolicyviolation', this.#onCspViolation);
-    // A new connection is a new checkout: the next one asks for its own token and frame.
-    this.#forgetToken();
     this.#removeFrame();
     this.#setState('idle');
   }
@@ -208,7 +110,7 @@ export class PayForm extends LitElement {
   /** Shows the form again (after close, a result or an error); a token source is asked for a fresh token. */
   open(): void {
     if (!this.isConnected) return;
-    if (this.key == null && this.redirectUrl == null) this.#forgetToken();
+    if (this.key == null && this.redirectUrl == null) this.#token.forget();
     this.#run();
   }
 
@@ -218,7 +120,7 @@ export class PayForm extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#forgetToken();
+    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.forget();
     if (!this.isConnected || this.#hydrating) return;
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
@@ -245,69 +147,49 @@ export class PayForm extends LitElement {
     if (frame === null) return nothing;
     const iframe = this.#iframe(frame);
     if (frame.display === 'inline') return iframe;
-    return html`<dialog
-      part="dialog"
-      aria-label=${this.frameTitle || DEFAULT_FRAME_TITLE}
-      @cancel=${this.#onDialogCancel}
-      @close=${this.#onDialogClose}
-    >
-      <div class="bar">
-        <button part="close-button" type="button" aria-label="Close" @click=${() => this.#dismiss('user')}>
-          <span aria-hidden="true">×</span>
-        </button>
-      </div>
-      ${iframe}
-    </dialog>`;
-  }
-
-  #iframe(frame: Frame) {
-    return keyed(
-      frame.id,
-      html`<iframe
-        part="frame"
-        sandbox=${ifDefined(this.frameSandbox ?? undefined)}
-        allow="payment"
-        referrerpolicy="origin"
-        title=${this.frameTitle || DEFAULT_FRAME_TITLE}
-        src=${frame.url}
-        @load=${() => this.#onFrameLoad(frame)}
-      ></iframe>`,
-    );
-  }
-
-  /**
-   * Once per page, when a base URL is known before the key: prepare the frame's template and run the
-   * URL checks once, in an idle moment, so the first `key` pays only for the iframe itself
-   * (bench/form-open measures the cold first open against a hand-written iframe). The iframe is rendered into a detached fragment: it never loads.
-   */
-  #warm(): void {
-    if (PayForm.#warmed) return;
-    PayForm.#warmed = true;
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-    idle(() => {
-      openFormUrl('https://warm.invalid', 'warm');
-      const frame: Frame = { id: 0, url: 'about:blank', display: 'inline', ready: false, result: false };
-      render(this.#iframe(frame), document.createDocumentFragment(), { host: this });
+    return modalTemplate(this.frameTitle || DEFAULT_FRAME_TITLE, iframe, {
+      cancel: this.#onDialogCancel,
+      close: this.#onDialogClose,
+      dismiss: () => this.#dismiss('user'),
     });
   }
 
-  static #warmed = false;
+  #iframe(frame: Frame) {
+    return frameTemplate(frame, this.frameSandbox, this.frameTitle || DEFAULT_FRAME_TITLE, () => this.#onFrameLoad(frame));
+  }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
   #run(): void {
     this.#removeFrame();
-    this.#preconnect();
+    // Checked once per decision; null means "no base URL yet".
+    const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
+    if (base?.ok) this.#prepare(base.value);
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
-    if (this.key != null) return this.#openKey(this.key);
-    const token = this.#token;
+    if (this.key != null) return this.#openKey(base, this.key);
+    const token = this.#token.status;
     if (token?.kind === 'pending') return this.#setState('loading');
     if (token?.kind === 'failed') return this.#setState('error');
     if (token?.kind === 'done') {
       const answer = token.answer;
-      return 'redirect_url' in answer ? this.#redirectTo(answer.redirect_url) : this.#openKey(answer.key);
+      return 'redirect_url' in answer ? this.#redirectTo(answer.redirect_url) : this.#openKey(base, answer.key);
     }
-    if (this.fetchToken != null || this.tokenUrl != null) return this.#requestToken();
+    if (this.fetchToken != null || this.tokenUrl != null) {
+      this.#setState('loading');
+      return this.#token.request({ fetchToken: this.fetchToken, tokenUrl: this.tokenUrl, orderRef: this.orderRef ?? null }, this.#loadTimeoutMs());
+    }
     this.#setState('idle');
+  }
+
+  /** Preconnects to the service and, while the key is still on its way, warms the frame's code once. */
+  #prepare(base: BaseUrl): void {
+    preconnect(base.origin);
+    if (this.key != null) return;
+    // The iframe is rendered into a detached fragment: it never loads (bench/form-open measures the cold first open).
+    warmUpOnce(() => {
+      openFormUrl('https://warm.invalid', 'warm');
+      const frame: Frame = { id: 0, url: 'about:blank', origin: 'null', display: 'inline', ready: false, result: false };
+      render(this.#iframe(frame), document.createDocumentFragment(), { host: this });
+    });
   }
 
   #redirectTo(raw: string): void {
@@ -316,116 +198,32 @@ export class PayForm extends LitElement {
     this.#navigate(checked.value);
   }
 
-  #openKey(key: string): void {
+  #openKey(base: Checked<BaseUrl> | null, key: string): void {
     // No base URL yet means "wait", like no key: the attribute may still be on its way.
-    if (this.baseUrl == null) return this.#setState('idle');
-    const checked = openFormUrl(this.baseUrl, key);
+    if (base === null) return this.#setState('idle');
+    if (!base.ok) return this.#fail(base.code, base.message);
+    const checked = formUrlAt(base.value, key);
     if (!checked.ok) return this.#fail(checked.code, checked.message);
     const url = checked.value;
     const display = DISPLAYS.includes(this.display) ? this.display : 'inline';
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
-    const frame: Frame = { id: ++this.#frameIds, url, display, ready: false, result: false };
+    const frame: Frame = { id: ++this.#frameIds, url, origin: base.value.origin, display, ready: false, result: false };
     this.#frame = frame;
-    this.#startLoadTimer(frame);
+    this.#watch.watch(frame, this.#loadTimeoutMs());
     this.requestUpdate();
-  }
-
-  #requestToken(): void {
-    const controller = new AbortController();
-    const ms = this.#loadTimeoutMs();
-    // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
-    const timer = setTimeout(() => {
-      if (this.#token?.kind !== 'pending' || this.#token.controller !== controller) return;
-      controller.abort();
-      this.#token = { kind: 'failed' };
-      this.#fail('token-request-failed', `the token request got no answer within ${ms} ms`);
-    }, ms);
-    this.#token = { kind: 'pending', controller, timer };
-    this.#setState('loading');
-    const context = { orderRef: this.orderRef ?? null, signal: controller.signal };
-    const request =
-      this.fetchToken != null
-        ? callFetchToken(this.fetchToken, context)
-        : postForToken(this.tokenUrl ?? '', context.orderRef, controller.signal);
-    request.then(
-      (answer) => {
-        if (this.#token?.kind !== 'pending' || this.#token.controller !== controller) return;
-        clearTimeout(timer);
-        this.#token = { kind: 'done', answer };
-        this.#run();
-      },
-      (error: unknown) => {
-        if (this.#token?.kind !== 'pending' || this.#token.controller !== controller) return;
-        clearTimeout(timer);
-        this.#token = { kind: 'failed' };
-        this.#fail('token-request-failed', error instanceof Error ? error.message : String(error));
-      },
-    );
-  }
-
-  /** Aborts a pending request and drops any answer: the next decision asks again. */
-  #forgetToken(): void {
-    if (this.#token?.kind === 'pending') {
-      clearTimeout(this.#token.timer);
-      this.#token.controller.abort();
-    }
-    this.#token = null;
   }
 
   #loadTimeoutMs(): number {
     return Number.isFinite(this.loadTimeout) && this.loadTimeout >= 0 ? this.loadTimeout : DEFAULT_LOAD_TIMEOUT;
   }
 
-  #startLoadTimer(frame: Frame): void {
-    const ms = this.#loadTimeoutMs();
-    this.#timer = setTimeout(() => {
-      if (this.#frame !== frame || frame.ready || frame.result) return;
-      this.#removeFrame();
-      this.#fail('load-timeout', `the payment form did not load within ${ms} ms`);
-      if (this.redirectOnTimeout) this.#navigate(frame.url);
-    }, ms);
-  }
-
   #onFrameLoad(frame: Frame): void {
-    // Later loads are the form navigating on (to the return page): the form is ready only once.
-    if (this.#frame !== frame || frame.ready) return;
-    frame.ready = true;
-    clearTimeout(this.#timer);
+    if (!this.#watch.loaded(frame)) return;
     if (!frame.result) this.#setState('open');
     this.#emit(PAY_FORM_READY, { url: frame.url });
   }
-
-  #onMessage = (event: MessageEvent): void => {
-    const frame = this.#frame;
-    if (frame === null || frame.result) return;
-    const iframe = this.renderRoot.querySelector('iframe');
-    if (iframe === null || event.source === null || event.source !== iframe.contentWindow) return;
-    if (!this.#acceptedOrigins().has(event.origin)) return;
-    const message = parseResult(event.data);
-    if (message === null) return;
-    frame.result = true;
-    clearTimeout(this.#timer);
-    this.#setState(message.status);
-    if (message.status === 'success') this.#emit(PAY_FORM_SUCCESS, { status: 'success' });
-    else this.#emit(PAY_FORM_FAIL, { status: 'fail' });
-  };
-
-  #onCspViolation = (event: SecurityPolicyViolationEvent): void => {
-    const frame = this.#frame;
-    if (frame === null || frame.ready || !FRAME_DIRECTIVES.has(event.effectiveDirective)) return;
-    const formOrigin = new URL(frame.url).origin;
-    if (httpOrigin(event.blockedURI) !== formOrigin) return;
-    // With several elements framing the same origin, the event's path names the one that was blocked.
-    const path = event.composedPath();
-    if (path.includes(this) === false && path.some((node) => node instanceof PayForm)) return;
-    this.#removeFrame();
-    this.#fail(
-      'csp-blocked',
-      `The page's Content-Security-Policy directive "${event.violatedDirective}" blocked the payment form at ${formOrigin}; add ${formOrigin} to frame-src.`,
-    );
-  };
 
   #onDialogCancel = (event: Event): void => {
     event.preventDefault();
@@ -440,14 +238,14 @@ export class PayForm extends LitElement {
   #dismiss(reason: 'user' | 'api'): void {
     const active = this.#state === 'loading' || this.#state === 'open' || this.#state === 'success' || this.#state === 'fail';
     if (!active) return;
-    if (this.#token?.kind === 'pending') this.#forgetToken();
+    if (this.#token.status?.kind === 'pending') this.#token.forget();
     this.#removeFrame();
     this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason });
   }
 
   #removeFrame(): void {
-    clearTimeout(this.#timer);
+    this.#watch.stop();
     const frame = this.#frame;
     if (frame === null) return;
     this.#frame = null;
@@ -471,27 +269,6 @@ export class PayForm extends LitElement {
   #fail(code: ElementErrorCode, message: string): void {
     this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
-  }
-
-  #acceptedOrigins(): Set<string> {
-    const origins = new Set([window.location.origin]);
-    for (const entry of (this.allowedOrigins ?? '').split(/\s+/)) {
-      const origin = entry === '' ? null : httpOrigin(entry);
-      if (origin !== null) origins.add(origin);
-    }
-    return origins;
-  }
-
-  #preconnect(): void {
-    const origin = baseOrigin(this.baseUrl);
-    if (origin === null) return;
-    if (this.key == null) this.#warm();
-    const links = document.head.querySelectorAll<HTMLLinkElement>('link[rel~="preconnect"]');
-    if (Array.from(links).some((link) => httpOrigin(link.href) === origin)) return;
-    const link = document.createElement('link');
-    link.rel = 'preconnect';
-    link.href = origin;
-    document.head.append(link);
   }
 
   #setState(state: PayFormState): void {

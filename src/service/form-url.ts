@@ -43,8 +43,14 @@ export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Ch
   return { ok: true, value: url };
 }
 
-/** The service's base address, normalised without a trailing slash and with its own path kept. */
-export function checkBaseUrl(raw: unknown): Checked<string> {
+/** A checked base address: `value` normalised without a trailing slash, `origin` its origin. */
+export interface BaseUrl {
+  value: string;
+  origin: string;
+}
+
+/** The service's base address, parsed once: its normalised value and its origin, or the refusal. */
+export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
   const checked = checkHttpUrl(raw, 'invalid-base-url', 'base-url');
   if (!checked.ok) return checked;
   const url = checked.value;
@@ -52,14 +58,19 @@ export function checkBaseUrl(raw: unknown): Checked<string> {
   if (url.search !== '' || url.hash !== '') {
     return refuse('invalid-base-url', 'base-url must not have a query or a fragment');
   }
-  const value = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   // Found by the URL property tests: Node 20's URL parser can leave a dot segment in a parsed path
   // ("/a/.~/." stays) that a later parse of the form URL removes, moving the form out of its path.
   // A correct parser never leaves one, so any that remains is refused here, with the base URL's code.
   if (url.pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) {
     return refuse('invalid-base-url', 'base-url path must not hold "." or ".." segments');
   }
-  return { ok: true, value };
+  return { ok: true, value: { value: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, origin: url.origin } };
+}
+
+/** The service's base address, normalised without a trailing slash and with its own path kept. */
+export function checkBaseUrl(raw: unknown): Checked<string> {
+  const checked = parseBaseUrl(raw);
+  return checked.ok ? { ok: true, value: checked.value.value } : checked;
 }
 
 /** Where the element may send the whole page: the normalised href of an allowed URL. */
@@ -85,12 +96,16 @@ export function checkKey(raw: unknown): Checked<string> {
 
 /** `{base}/api/jsapi/open/{key}/`, or the refusal of the base URL or the key. */
 export function openFormUrl(base: unknown, key: unknown): Checked<string> {
-  const checkedBase = checkBaseUrl(base);
-  if (!checkedBase.ok) return checkedBase;
+  const checkedBase = parseBaseUrl(base);
+  return checkedBase.ok ? formUrlAt(checkedBase.value, key) : checkedBase;
+}
+
+/** The open-form URL under a base already checked by parseBaseUrl, or the key's refusal. */
+export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
   const checkedKey = checkKey(key);
   if (!checkedKey.ok) return checkedKey;
-  const prefix = `${checkedBase.value}${OPEN_FORM_PATH}`;
-  const expected = openFormPath(checkedBase.value, checkedKey.value);
+  const prefix = `${base.value}${OPEN_FORM_PATH}`;
+  const expected = openFormPath(base.value, checkedKey.value);
   const built = new URL(expected).href;
   // A belt to the braces above: whatever the parser did, the form stays under the open-form path.
   if (!built.startsWith(prefix) || built !== expected) {
@@ -111,6 +126,6 @@ export function httpOrigin(value: string): string | null {
 
 /** The origin to preconnect to, or null when the base URL is refused. */
 export function baseOrigin(base: unknown): string | null {
-  const checked = checkBaseUrl(base);
-  return checked.ok ? new URL(checked.value).origin : null;
+  const checked = parseBaseUrl(base);
+  return checked.ok ? checked.value.origin : null;
 }

@@ -1,0 +1,113 @@
+// Watches the framed form as a Lit reactive controller: the result message from the return page,
+// the page's Content-Security-Policy blocking the frame, and the load time limit. The listeners live
+// on window and document only while the host is connected.
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { httpOrigin } from '../service/form-url.js';
+import { parseResult, type ResultStatus } from './result.js';
+
+/** One framed form: a new id per open, so a late event of an old frame is never taken for the new one. */
+export interface Frame {
+  id: number;
+  url: string;
+  /** The form URL's origin, known from the base URL's check. */
+  origin: string;
+  display: 'inline' | 'modal';
+  ready: boolean;
+  result: boolean;
+}
+
+export interface FrameWatchDelegate {
+  /** The frame on show, or null. */
+  frame(): Frame | null;
+  /** The window inside the element's iframe, the only source a result may come from. */
+  frameWindow(): Window | null;
+  /** The origins whose result messages are accepted. */
+  acceptedOrigins(): Set<string>;
+  result(frame: Frame, status: ResultStatus): void;
+  blocked(frame: Frame, message: string): void;
+  loadTimeout(frame: Frame, ms: number): void;
+}
+
+const FRAME_DIRECTIVES = new Set(['frame-src', 'child-src', 'default-src']);
+
+export class FrameWatchController implements ReactiveController {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #delegate: FrameWatchDelegate;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(host: ReactiveControllerHost & HTMLElement, delegate: FrameWatchDelegate) {
+    this.#host = host;
+    this.#delegate = delegate;
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    window.addEventListener('message', this.#onMessage);
+    document.addEventListener('securitypolicyviolation', this.#onCspViolation);
+  }
+
+  hostDisconnected(): void {
+    window.removeEventListener('message', this.#onMessage);
+    document.removeEventListener('securitypolicyviolation', this.#onCspViolation);
+    this.stop();
+  }
+
+  /** Starts the load time limit for a new frame. */
+  watch(frame: Frame, ms: number): void {
+    this.stop();
+    this.#timer = setTimeout(() => {
+      if (this.#delegate.frame() !== frame || frame.ready || frame.result) return;
+      this.#delegate.loadTimeout(frame, ms);
+    }, ms);
+  }
+
+  /** The frame fired load: true the first time only, since later loads are the form navigating on. */
+  loaded(frame: Frame): boolean {
+    if (this.#delegate.frame() !== frame || frame.ready) return false;
+    frame.ready = true;
+    this.stop();
+    return true;
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  #onMessage = (event: MessageEvent): void => {
+    const frame = this.#delegate.frame();
+    if (frame === null || frame.result) return;
+    const source = this.#delegate.frameWindow();
+    if (source === null || event.source === null || event.source !== source) return;
+    if (!this.#delegate.acceptedOrigins().has(event.origin)) return;
+    const message = parseResult(event.data);
+    if (message === null) return;
+    frame.result = true;
+    this.stop();
+    this.#delegate.result(frame, message.status);
+  };
+
+  #onCspViolation = (event: SecurityPolicyViolationEvent): void => {
+    const frame = this.#delegate.frame();
+    if (frame === null || frame.ready || !FRAME_DIRECTIVES.has(event.effectiveDirective)) return;
+    if (httpOrigin(event.blockedURI) !== frame.origin) return;
+    // With several elements framing the same origin, the event's path names the one that was blocked.
+    const host = this.#host;
+    const path = event.composedPath();
+    if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
+    this.stop();
+    this.#delegate.blocked(
+      frame,
+      `The page's Content-Security-Policy directive "${event.violatedDirective}" blocked the payment form at ${frame.origin}; add ${frame.origin} to frame-src.`,
+    );
+  };
+}
+
+/** The page's own origin and the valid http(s) origins in allowed-origins (space-separated). */
+export function acceptedOrigins(allowed: string | null): Set<string> {
+  const origins = new Set([window.location.origin]);
+  for (const entry of (allowed ?? '').split(/\s+/)) {
+    const origin = entry === '' ? null : httpOrigin(entry);
+    if (origin !== null) origins.add(origin);
+  }
+  return origins;
+}

@@ -1,0 +1,56 @@
+// The element's inputs: every attribute and property with its default. PayForm (pay-form.ts) adds the
+// decisions and rendering on top; the attributes are documented there, on the element itself.
+import { LitElement } from 'lit';
+import type { PayFormDisplay } from './events.js';
+import type { FetchToken } from './token.js';
+
+export const DEFAULT_LOAD_TIMEOUT = 15000;
+export const DEFAULT_FRAME_TITLE = 'Payment form';
+
+export class PayFormProperties extends LitElement {
+  static override properties = {
+    baseUrl: { type: String, attribute: 'base-url' },
+    key: { type: String },
+    redirectUrl: { type: String, attribute: 'redirect-url' },
+    display: { type: String },
+    tokenUrl: { type: String, attribute: 'token-url' },
+    orderRef: { type: String, attribute: 'order-ref' },
+    loadTimeout: { type: Number, attribute: 'load-timeout' },
+    redirectOnTimeout: { type: Boolean, attribute: 'redirect-on-timeout' },
+    allowedOrigins: { type: String, attribute: 'allowed-origins' },
+    frameSandbox: { type: String, attribute: 'frame-sandbox' },
+    frameTitle: { type: String, attribute: 'frame-title' },
+    fetchToken: { attribute: false },
+  };
+
+  declare baseUrl: string | null;
+  declare key: string | null;
+  declare redirectUrl: string | null;
+  /** `inline`, `modal` or `redirect`; any other value is treated as `inline`. */
+  declare display: PayFormDisplay;
+  declare tokenUrl: string | null;
+  declare orderRef: string | null;
+  declare loadTimeout: number;
+  declare redirectOnTimeout: boolean;
+  declare allowedOrigins: string | null;
+  declare frameSandbox: string | null;
+  declare frameTitle: string;
+  /** For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`. */
+  declare fetchToken: FetchToken | null;
+
+  constructor() {
+    super();
+    this.baseUrl = null;
+    this.key = null;
+    this.redirectUrl = null;
+    this.display = 'inline';
+    this.tokenUrl = null;
+    this.orderRef = null;
+    this.loadTimeout = DEFAULT_LOAD_TIMEOUT;
+    this.redirectOnTimeout = false;
+    this.allowedOrigins = null;
+    this.frameSandbox = null;
+    this.frameTitle = DEFAULT_FRAME_TITLE;
+    this.fetchToken = null;
+  }
+}

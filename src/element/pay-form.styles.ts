@@ -1,0 +1,51 @@
+// The element's shadow styles: the frame, the modal dialog and its close button, themed by the
+// --pay-form-* custom properties documented on the class.
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    display: block;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  iframe {
+    display: block;
+    box-sizing: border-box;
+    width: var(--pay-form-width, 100%);
+    height: var(--pay-form-height, 640px);
+    border: var(--pay-form-border, 0);
+  }
+  dialog {
+    width: var(--pay-form-dialog-width, min(32rem, calc(100vw - 2rem)));
+    max-height: calc(100dvh - 2rem);
+    padding: 0;
+    border: 0;
+    border-radius: 0.5rem;
+    overflow: auto;
+  }
+  dialog::backdrop {
+    background: var(--pay-form-backdrop, rgb(0 0 0 / 0.5));
+  }
+  .bar {
+    display: flex;
+    justify-content: flex-end;
+    padding: 0.25rem;
+  }
+  button {
+    min-width: 44px;
+    min-height: 44px;
+    font: inherit;
+    font-size: 1.5rem;
+    line-height: 1;
+    background: transparent;
+    color: #1a1a1a;
+    border: 0;
+    border-radius: 0.25rem;
+    cursor: pointer;
+  }
+  button:focus-visible {
+    outline: 2px solid #1a56db;
+    outline-offset: 2px;
+  }
+`;
