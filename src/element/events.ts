@@ -44,6 +44,8 @@ export interface PayFormFailDetail {
 }
 export interface PayFormCloseDetail {
   reason: 'user' | 'api';
+  /** The result reached before closing (the state stays `success` or `fail`), or null. */
+  result: 'success' | 'fail' | null;
 }
 export interface PayFormErrorDetail {
   code: ElementErrorCode;

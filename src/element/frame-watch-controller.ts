@@ -1,6 +1,6 @@
 // Watches the framed form as a Lit reactive controller: the result message from the return page,
-// the page's Content-Security-Policy blocking the frame, and the load time limit. The listeners live
-// on window and document only while the host is connected.
+// the page's Content-Security-Policy blocking the frame, the load time limit, and whether the service
+// can be reached at all. The listeners live on window and document only while the host is connected.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { httpOrigin } from '../service/form-url.js';
 import { parseResult, type ResultStatus } from './result.js';
@@ -26,6 +26,8 @@ export interface FrameWatchDelegate {
   result(frame: Frame, status: ResultStatus): void;
   blocked(frame: Frame, message: string): void;
   loadTimeout(frame: Frame, ms: number): void;
+  /** The service's origin refused the connection or could not be resolved. */
+  unreachable(frame: Frame): void;
 }
 
 const FRAME_DIRECTIVES = new Set(['frame-src', 'child-src', 'default-src']);
@@ -34,6 +36,10 @@ export class FrameWatchController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #delegate: FrameWatchDelegate;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The frame whose reachability check starts once it is rendered, so the form's request goes first. */
+  #toProbe: Frame | null = null;
+  #probe: AbortController | undefined;
+  #connectBlocked = false;
 
   constructor(host: ReactiveControllerHost & HTMLElement, delegate: FrameWatchDelegate) {
     this.#host = host;
@@ -52,11 +58,19 @@ export class FrameWatchController implements ReactiveController {
     this.stop();
   }
 
-  /** Starts the load time limit for a new frame. */
+  hostUpdated(): void {
+    const frame = this.#toProbe;
+    this.#toProbe = null;
+    if (frame !== null && this.#delegate.frame() === frame) this.#probeService(frame);
+  }
+
+  /** Starts the load time limit for a new frame, and its reachability check after it renders. */
   watch(frame: Frame, ms: number): void {
     this.stop();
+    this.#toProbe = frame;
     this.#timer = setTimeout(() => {
       if (this.#delegate.frame() !== frame || frame.ready || frame.result) return;
+      this.stop();
       this.#delegate.loadTimeout(frame, ms);
     }, ms);
   }
@@ -65,12 +79,38 @@ export class FrameWatchController implements ReactiveController {
   loaded(frame: Frame): boolean {
     if (this.#delegate.frame() !== frame || frame.ready) return false;
     frame.ready = true;
-    this.stop();
+    // Only the timer: Chromium fires load for its own error page too, so the check goes on.
+    clearTimeout(this.#timer);
     return true;
   }
 
   stop(): void {
     clearTimeout(this.#timer);
+    this.#probe?.abort();
+    this.#probe = undefined;
+    this.#toProbe = null;
+  }
+
+  /**
+   * A frame at a closed port or an unknown host shows the browser's error page and fires load, so
+   * the frame cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never
+   * sent twice) fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable.
+   * A page whose CSP connect-src leaves out the service makes the check fail too: that violation
+   * marks the check as blind and nothing is reported (docs/element.md, Error codes).
+   */
+  #probeService(frame: Frame): void {
+    const probe = new AbortController();
+    this.#probe = probe;
+    this.#connectBlocked = false;
+    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+    fetch(`${frame.origin}/`, { ...init, signal: probe.signal }).catch(() => {
+      // The CSP violation event is queued before the rejection settles: look after it has run.
+      setTimeout(() => {
+        if (probe.signal.aborted || this.#connectBlocked || this.#delegate.frame() !== frame || frame.result) return;
+        this.stop();
+        this.#delegate.unreachable(frame);
+      }, 0);
+    });
   }
 
   #onMessage = (event: MessageEvent): void => {
@@ -88,6 +128,9 @@ export class FrameWatchController implements ReactiveController {
 
   #onCspViolation = (event: SecurityPolicyViolationEvent): void => {
     const frame = this.#delegate.frame();
+    if (frame !== null && event.effectiveDirective === 'connect-src' && httpOrigin(event.blockedURI) === frame.origin) {
+      this.#connectBlocked = true;
+    }
     if (frame === null || frame.ready || !FRAME_DIRECTIVES.has(event.effectiveDirective)) return;
     if (httpOrigin(event.blockedURI) !== frame.origin) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.

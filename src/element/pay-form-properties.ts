@@ -7,6 +7,22 @@ import type { FetchToken } from './token.js';
 export const DEFAULT_LOAD_TIMEOUT = 15000;
 export const DEFAULT_FRAME_TITLE = 'Payment form';
 
+/**
+ * The attributes of `<pay-form>` (docs/element.md, Attributes and properties).
+ *
+ * @attr base-url - The service's base address: absolute http(s); plain http only for loopback hosts.
+ * @attr key - The key from obtain_token; the form opens at `{base-url}/api/jsapi/open/{key}/`.
+ * @attr redirect-url - When set, the page is sent there (after `pay-form-redirect`) instead of framing the form.
+ * @attr display - `inline` (default), `modal` or `redirect`.
+ * @attr token-url - The merchant's own endpoint, POSTed `{"order_ref": ...}` once when there is no key and no redirect URL.
+ * @attr order-ref - The merchant's order reference sent to token-url (and passed to fetchToken).
+ * @attr load-timeout - Milliseconds to wait for the form to load before `pay-form-error` `load-timeout`, and for a token answer before `token-request-failed`; default 15000.
+ * @attr redirect-on-timeout - Boolean: after a load timeout, fall back to a full redirect to the same form URL.
+ * @attr allowed-origins - Space-separated origins, besides the page's own, whose result messages are accepted.
+ * @attr frame-sandbox - The iframe's `sandbox` attribute; absent unless set here.
+ * @attr frame-title - The iframe's title (its accessible name); default "Payment form".
+ * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
+ */
 export class PayFormProperties extends LitElement {
   static override properties = {
     baseUrl: { type: String, attribute: 'base-url' },

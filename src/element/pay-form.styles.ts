@@ -27,7 +27,12 @@ export const styles = css`
   dialog::backdrop {
     background: var(--pay-form-backdrop, rgb(0 0 0 / 0.5));
   }
+  /* Sticky: when the form is taller than the viewport, the Close button stays on screen. */
   .bar {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: inherit;
     display: flex;
     justify-content: flex-end;
     padding: 0.25rem;

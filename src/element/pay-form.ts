@@ -20,28 +20,16 @@ const DISPLAYS: readonly PayFormDisplay[] = ['inline', 'modal', 'redirect'];
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
- * redirect, with strict checks on every URL and on the result messages it accepts.
- *
- * @attr base-url - The service's base address: absolute http(s); plain http only for loopback hosts.
- * @attr key - The key from obtain_token; the form opens at `{base-url}/api/jsapi/open/{key}/`.
- * @attr redirect-url - When set, the page is sent there (after `pay-form-redirect`) instead of framing the form.
- * @attr display - `inline` (default), `modal` or `redirect`.
- * @attr token-url - The merchant's own endpoint, POSTed `{"order_ref": ...}` once when there is no key and no redirect URL.
- * @attr order-ref - The merchant's order reference sent to token-url (and passed to fetchToken).
- * @attr load-timeout - Milliseconds to wait for the form to load before `pay-form-error` `load-timeout`, and for a token answer before `token-request-failed`; default 15000.
- * @attr redirect-on-timeout - Boolean: after a load timeout, fall back to a full redirect to the same form URL.
- * @attr allowed-origins - Space-separated origins, besides the page's own, whose result messages are accepted.
- * @attr frame-sandbox - The iframe's `sandbox` attribute; absent unless set here.
- * @attr frame-title - The iframe's title (its accessible name); default "Payment form".
- * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
+ * redirect, with strict checks on every URL and on the result messages it accepts. Its attributes
+ * are declared and documented in pay-form-properties.ts.
  *
  * @fires pay-form-open - `{ url, display }`: the form URL is chosen, before it loads.
  * @fires pay-form-ready - `{ url }`: the iframe has loaded the form.
  * @fires pay-form-redirect - `{ url }`, cancelable: unless cancelled the page is then sent to `url`.
  * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page.
  * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
- * @fires pay-form-close - `{ reason: 'user' | 'api' }`: the modal was dismissed, or `close()` removed the form.
- * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, a load timeout or a CSP block.
+ * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
+ * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block.
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
@@ -78,11 +66,8 @@ export class PayForm extends PayFormProperties {
       this.#removeFrame();
       this.#fail('csp-blocked', message);
     },
-    loadTimeout: (frame, ms) => {
-      this.#removeFrame();
-      this.#fail('load-timeout', `the payment form did not load within ${ms} ms`);
-      if (this.redirectOnTimeout) this.#navigate(frame.url);
-    },
+    loadTimeout: (frame, ms) => this.#frameFailed(frame, 'load-timeout', `the payment form did not load within ${ms} ms`),
+    unreachable: (frame) => this.#frameFailed(frame, 'service-unreachable', `the payment service at ${frame.origin} could not be reached`),
   });
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
@@ -174,6 +159,8 @@ export class PayForm extends PayFormProperties {
       return 'redirect_url' in answer ? this.#redirectTo(answer.redirect_url) : this.#openKey(base, answer.key);
     }
     if (this.fetchToken != null || this.tokenUrl != null) {
+      // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
+      if (base !== null && !base.ok) return this.#fail(base.code, base.message);
       this.#setState('loading');
       return this.#token.request({ fetchToken: this.fetchToken, tokenUrl: this.tokenUrl, orderRef: this.orderRef ?? null }, this.#loadTimeoutMs());
     }
@@ -219,6 +206,13 @@ export class PayForm extends PayFormProperties {
     return Number.isFinite(this.loadTimeout) && this.loadTimeout >= 0 ? this.loadTimeout : DEFAULT_LOAD_TIMEOUT;
   }
 
+  /** The frame will not show the form: remove it, say why, and fall back to a redirect when asked to. */
+  #frameFailed(frame: Frame, code: ElementErrorCode, message: string): void {
+    this.#removeFrame();
+    this.#fail(code, message);
+    if (this.redirectOnTimeout) this.#navigate(frame.url);
+  }
+
   #onFrameLoad(frame: Frame): void {
     if (!this.#watch.loaded(frame)) return;
     if (!frame.result) this.#setState('open');
@@ -236,12 +230,14 @@ export class PayForm extends PayFormProperties {
   };
 
   #dismiss(reason: 'user' | 'api'): void {
-    const active = this.#state === 'loading' || this.#state === 'open' || this.#state === 'success' || this.#state === 'fail';
-    if (!active) return;
+    const state = this.#state;
+    // A result, once reached, stays: closing then only removes the form (the return page).
+    const result = state === 'success' || state === 'fail' ? state : null;
+    if (result === null ? state !== 'loading' && state !== 'open' : this.#frame === null) return;
     if (this.#token.status?.kind === 'pending') this.#token.forget();
     this.#removeFrame();
-    this.#setState('closed');
-    this.#emit(PAY_FORM_CLOSE, { reason });
+    if (result === null) this.#setState('closed');
+    this.#emit(PAY_FORM_CLOSE, { reason, result });
   }
 
   #removeFrame(): void {

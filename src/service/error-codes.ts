@@ -8,6 +8,7 @@ export type ElementErrorCode =
   | 'invalid-redirect-url'
   | 'token-request-failed'
   | 'load-timeout'
+  | 'service-unreachable'
   | 'csp-blocked';
 
 /** Codes of pay-form/server's error classes (`PayFormError.code`). */

@@ -282,7 +282,7 @@ describe('<pay-form> close() and open()', () => {
     await el.updateComplete;
     expect(frameOf(el)).to.equal(null);
     expect(el.state).to.equal('closed');
-    expect(events.at(-1)).to.deep.equal({ type: 'pay-form-close', detail: { reason: 'api' }, cancelable: false });
+    expect(events.at(-1)).to.deep.equal({ type: 'pay-form-close', detail: { reason: 'api', result: null }, cancelable: false });
     el.close();
     expect(typesOf(events).filter((t) => t === 'pay-form-close')).to.have.length(1);
     el.open();

@@ -1,6 +1,6 @@
 // display=modal: a native <dialog> over the page, a "Close" button, Escape, and focus coming back.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { PayForm } from '../../src/element/index.js';
 import { frameOf, mount, origins, typesOf, waitForEvent, type Recorded } from './helpers.js';
 
@@ -44,7 +44,7 @@ describe('<pay-form display="modal">', () => {
     expect(document.activeElement).to.not.equal(opener);
     closeButtonOf(el)?.click();
     await el.updateComplete;
-    expect(events.at(-1)).to.deep.equal({ type: 'pay-form-close', detail: { reason: 'user' }, cancelable: false });
+    expect(events.at(-1)).to.deep.equal({ type: 'pay-form-close', detail: { reason: 'user', result: null }, cancelable: false });
     expect(dialogOf(el)).to.equal(null);
     expect(el.state).to.equal('closed');
     expect(document.activeElement).to.equal(opener);
@@ -56,7 +56,7 @@ describe('<pay-form display="modal">', () => {
     await waitUntil(() => el.state === 'closed', 'closed by Escape');
     await el.updateComplete;
     expect(typesOf(events).filter((t) => t === 'pay-form-close')).to.have.length(1);
-    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'user' });
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'user', result: null });
     expect(dialogOf(el)).to.equal(null);
     expect(document.activeElement).to.equal(opener);
   });
@@ -65,7 +65,7 @@ describe('<pay-form display="modal">', () => {
     const { el, events, opener } = await openModal('plain-m5');
     el.close();
     await el.updateComplete;
-    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api' });
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api', result: null });
     expect(dialogOf(el)).to.equal(null);
     expect(document.activeElement).to.equal(opener);
   });
@@ -84,5 +84,48 @@ describe('<pay-form display="modal">', () => {
     const { el, events } = await mount({ 'base-url': service, key: 'success-m7', display: 'modal' });
     await waitForEvent(events, 'pay-form-success');
     expect(el.state).to.equal('success');
+  });
+
+  it('closing after a result keeps the result: the state stays and pay-form-close says which result', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'success-m8', display: 'modal' });
+    await waitForEvent(events, 'pay-form-success');
+    closeButtonOf(el)?.click();
+    await el.updateComplete;
+    expect(events.at(-1)).to.deep.equal({ type: 'pay-form-close', detail: { reason: 'user', result: 'success' }, cancelable: false });
+    expect(dialogOf(el)).to.equal(null);
+    expect(el.state).to.equal('success');
+    expect(el.getAttribute('state')).to.equal('success');
+    el.close();
+    expect(typesOf(events).filter((t) => t === 'pay-form-close')).to.have.length(1);
+  });
+
+  it('a fail result stays after close() too', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'fail-m9', display: 'modal' });
+    await waitForEvent(events, 'pay-form-fail');
+    el.close();
+    await el.updateComplete;
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api', result: 'fail' });
+    expect(el.state).to.equal('fail');
+  });
+
+  // Escape never reaches the page while focus is inside the cross-origin form (docs/element.md), so
+  // the Close button must stay on screen however tall the form is.
+  it('keeps the Close button on screen when the form is taller than the viewport and scrolled', async () => {
+    await setViewport({ width: 360, height: 320 });
+    try {
+      const { el } = await openModal('plain-m10');
+      const dialog = dialogOf(el) as HTMLDialogElement;
+      expect(dialog.scrollHeight).to.be.greaterThan(dialog.clientHeight);
+      dialog.scrollTop = dialog.scrollHeight;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const box = (closeButtonOf(el) as HTMLButtonElement).getBoundingClientRect();
+      const hit = el.shadowRoot?.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      // Compared as a boolean: a failure message holding DOM nodes would not serialize.
+      expect(hit?.closest('[part="close-button"]') === closeButtonOf(el), 'the Close button is under its own centre').to.equal(true);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 });

@@ -6,7 +6,9 @@
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
 //   anything else a plain form page that echoes the key (escaped)
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
-// executeServerCommand('service-requests').
+// executeServerCommand('service-requests'). The element's reachability check (HEAD /) is kept apart,
+// in executeServerCommand('service-probes'); executeServerCommand('closed-origin') is an origin on a
+// loopback port that was bound and closed again, where nothing answers.
 //
 // The page's own origin also gets a merchant token endpoint under /__token/, so token-url is tested
 // against a real same-origin HTTP answer: /__token/raw?body=<text>&status=<code> answers <text> with
@@ -26,6 +28,8 @@ export function serviceOriginPlugin() {
   let pageOrigin;
   const sockets = new Set();
   const seen = [];
+  const probes = [];
+  let closedOrigin;
   const tokenRequests = [];
 
   function handleToken(req, res) {
@@ -57,6 +61,11 @@ export function serviceOriginPlugin() {
 
   function handle(req, res) {
     const url = new URL(req.url, serviceOrigin);
+    if (req.method === 'HEAD' && url.pathname === '/') {
+      probes.push({ path: url.pathname, cookie: req.headers.cookie ?? null });
+      res.writeHead(404).end();
+      return;
+    }
     const match = /^\/api\/jsapi\/open\/([^/]*)\/$/.exec(url.pathname);
     if (!match) {
       seen.push({ path: url.pathname, key: null });
@@ -102,6 +111,10 @@ export function serviceOriginPlugin() {
       });
       await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
       serviceOrigin = `http://127.0.0.1:${server.address().port}`;
+      const closed = http.createServer();
+      await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      closedOrigin = `http://127.0.0.1:${closed.address().port}`;
+      await new Promise((resolve) => closed.close(resolve));
     },
     async serverStop() {
       for (const s of sockets) s.destroy();
@@ -110,6 +123,8 @@ export function serviceOriginPlugin() {
     executeCommand({ command }) {
       if (command === 'origins') return { page: pageOrigin, service: serviceOrigin };
       if (command === 'service-requests') return seen.splice(0);
+      if (command === 'service-probes') return probes.splice(0);
+      if (command === 'closed-origin') return closedOrigin;
       if (command === 'token-requests') return tokenRequests.map((r) => ({ ...r }));
       if (command === 'token-requests-clear') return tokenRequests.splice(0).length;
       return undefined;

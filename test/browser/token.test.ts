@@ -45,6 +45,25 @@ describe('<pay-form token-url>', () => {
     document.cookie = 'merchant_session=; max-age=0; path=/';
   });
 
+  it('an invalid base-url is refused before any token request (no invoice is created for it)', async () => {
+    let calls = 0;
+    const viaUrl = await mount({ 'base-url': 'ftp://pay.example', 'token-url': answer(JSON.stringify({ key: 'plain-t9' })) });
+    const viaFunction = await mount({ 'base-url': 'https://pay.example/?q=1' }, (el) => {
+      el.fetchToken = async () => {
+        calls += 1;
+        return { key: 'plain-t10' };
+      };
+    });
+    await waitForEvent(viaUrl.events, 'pay-form-error');
+    await waitForEvent(viaFunction.events, 'pay-form-error');
+    expect(errorCode(viaUrl.events)).to.equal('invalid-base-url');
+    expect(errorCode(viaFunction.events)).to.equal('invalid-base-url');
+    await settle();
+    expect(await tokenRequests()).to.deep.equal([]);
+    expect(calls).to.equal(0);
+    expect(viaUrl.el.state).to.equal('error');
+  });
+
   it('sends {} without order-ref', async () => {
     const { service } = await origins();
     const { events } = await mount({ 'base-url': service, 'token-url': answer(JSON.stringify({ key: 'plain-t2' })) });
@@ -149,7 +168,7 @@ describe('<pay-form token-url> with close() and open()', () => {
     const { el, events } = await mount({ 'base-url': service, 'token-url': '/__token/hang' });
     await waitUntil(async () => (await tokenRequests()).length === 1, 'the request reached the server');
     el.close();
-    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api' });
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api', result: null });
     await waitUntil(async () => (await tokenRequests())[0]?.aborted === true, 'the server saw the abort', { timeout: 8000 });
     el.tokenUrl = answer(JSON.stringify({ key: 'plain-t4' }));
     await el.updateComplete;
