@@ -1,5 +1,6 @@
 // The `pay-form/element` entry: the class, its types and event names, without defining the tag.
 export { PayForm, DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE } from './pay-form.js';
+export { DEFAULT_SETTLE_TIMEOUT } from './pay-form-properties.js';
 export * from './events.js';
 export type { FetchToken, FetchTokenContext, TokenAnswer } from './token.js';
 export type { ResultMessage, ResultStatus } from './result.js';

@@ -7,6 +7,7 @@ export const PAY_FORM_READY = 'pay-form-ready';
 export const PAY_FORM_REDIRECT = 'pay-form-redirect';
 export const PAY_FORM_SUCCESS = 'pay-form-success';
 export const PAY_FORM_FAIL = 'pay-form-fail';
+export const PAY_FORM_SETTLED = 'pay-form-settled';
 export const PAY_FORM_CLOSE = 'pay-form-close';
 export const PAY_FORM_ERROR = 'pay-form-error';
 
@@ -17,6 +18,7 @@ export const PAY_FORM_EVENTS = [
   PAY_FORM_REDIRECT,
   PAY_FORM_SUCCESS,
   PAY_FORM_FAIL,
+  PAY_FORM_SETTLED,
   PAY_FORM_CLOSE,
   PAY_FORM_ERROR,
 ] as const;
@@ -42,6 +44,12 @@ export interface PayFormSuccessDetail {
 export interface PayFormFailDetail {
   status: 'fail';
 }
+/** The verified outcome, as the merchant's status-url answered it after the service's signed callback. */
+export interface PayFormSettledDetail {
+  /** The invoice status from the verified callback (`success` or `fail` for a payment). */
+  status: string;
+  invoice_id: string;
+}
 export interface PayFormCloseDetail {
   reason: 'user' | 'api';
   /** The result reached before closing (the state stays `success` or `fail`), or null. */
@@ -59,20 +67,19 @@ export interface PayFormEventDetails {
   [PAY_FORM_REDIRECT]: PayFormRedirectDetail;
   [PAY_FORM_SUCCESS]: PayFormSuccessDetail;
   [PAY_FORM_FAIL]: PayFormFailDetail;
+  [PAY_FORM_SETTLED]: PayFormSettledDetail;
   [PAY_FORM_CLOSE]: PayFormCloseDetail;
   [PAY_FORM_ERROR]: PayFormErrorDetail;
 }
 
 export type PayFormEventName = keyof PayFormEventDetails;
 
+/** Event name to the CustomEvent it is, for addEventListener on the element, document or window. */
+export type PayFormEventMap = { [K in PayFormEventName]: CustomEvent<PayFormEventDetails[K]> };
+
+// The events bubble and are composed, so listeners on document and window are typed too
+// (GlobalEventHandlersEventMap is what DocumentEventMap and WindowEventMap extend).
 declare global {
-  interface HTMLElementEventMap {
-    'pay-form-open': CustomEvent<PayFormOpenDetail>;
-    'pay-form-ready': CustomEvent<PayFormReadyDetail>;
-    'pay-form-redirect': CustomEvent<PayFormRedirectDetail>;
-    'pay-form-success': CustomEvent<PayFormSuccessDetail>;
-    'pay-form-fail': CustomEvent<PayFormFailDetail>;
-    'pay-form-close': CustomEvent<PayFormCloseDetail>;
-    'pay-form-error': CustomEvent<PayFormErrorDetail>;
-  }
+  interface HTMLElementEventMap extends PayFormEventMap {}
+  interface GlobalEventHandlersEventMap extends PayFormEventMap {}
 }

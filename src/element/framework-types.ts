@@ -21,6 +21,9 @@ export interface PayFormAttributes {
   'allowed-origins'?: string;
   'frame-sandbox'?: string;
   'frame-title'?: string;
+  'status-url'?: string;
+  'settle-timeout'?: number | `${number}`;
+  'await-settled'?: boolean;
 }
 
 export type PayFormEventHandler<K extends PayFormEventName> = (event: CustomEvent<PayFormEventDetails[K]>) => void;

@@ -1,11 +1,13 @@
 // The element's inputs: every attribute and property with its default. PayForm (pay-form.ts) adds the
-// decisions and rendering on top; the attributes are documented there, on the element itself.
+// decisions and rendering on top. The attributes are documented here, where they are declared.
 import { LitElement } from 'lit';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token.js';
+import { DEFAULT_SETTLE_TIMEOUT } from './settle-controller.js';
 
 export const DEFAULT_LOAD_TIMEOUT = 15000;
 export const DEFAULT_FRAME_TITLE = 'Payment form';
+export { DEFAULT_SETTLE_TIMEOUT };
 
 /**
  * The attributes of `<pay-form>` (docs/element.md, Attributes and properties).
@@ -21,6 +23,9 @@ export const DEFAULT_FRAME_TITLE = 'Payment form';
  * @attr allowed-origins - Space-separated origins, besides the page's own, whose result messages are accepted.
  * @attr frame-sandbox - The iframe's `sandbox` attribute; absent unless set here.
  * @attr frame-title - The iframe's title (its accessible name); default "Payment form".
+ * @attr status-url - The merchant's status endpoint, same origin as the page: after a result (or, with `await-settled`, at once) it is asked for `order-ref`'s verified status, and `pay-form-settled` fires.
+ * @attr settle-timeout - Milliseconds to wait for the verified status before `pay-form-error` `settle-timeout`; default 60000.
+ * @attr await-settled - Boolean, for the return page of a redirect flow: ask `status-url` as soon as it and `order-ref` are set, without a framed result.
  * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
  */
 export class PayFormProperties extends LitElement {
@@ -36,6 +41,9 @@ export class PayFormProperties extends LitElement {
     allowedOrigins: { type: String, attribute: 'allowed-origins' },
     frameSandbox: { type: String, attribute: 'frame-sandbox' },
     frameTitle: { type: String, attribute: 'frame-title' },
+    statusUrl: { type: String, attribute: 'status-url' },
+    settleTimeout: { type: Number, attribute: 'settle-timeout' },
+    awaitSettled: { type: Boolean, attribute: 'await-settled' },
     fetchToken: { attribute: false },
   };
 
@@ -51,6 +59,9 @@ export class PayFormProperties extends LitElement {
   declare allowedOrigins: string | null;
   declare frameSandbox: string | null;
   declare frameTitle: string;
+  declare statusUrl: string | null;
+  declare settleTimeout: number;
+  declare awaitSettled: boolean;
   /** For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`. */
   declare fetchToken: FetchToken | null;
 
@@ -67,6 +78,9 @@ export class PayFormProperties extends LitElement {
     this.allowedOrigins = null;
     this.frameSandbox = null;
     this.frameTitle = DEFAULT_FRAME_TITLE;
+    this.statusUrl = null;
+    this.settleTimeout = DEFAULT_SETTLE_TIMEOUT;
+    this.awaitSettled = false;
     this.fetchToken = null;
   }
 }

@@ -1,13 +1,15 @@
 // The <pay-form> element. Registration lives in pay-form-define.ts so `pay-form/element` can export
 // the class without defining a tag.
-import { nothing, render, type PropertyValues } from 'lit';
-import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_FAIL, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SUCCESS } from './events.js';
+import { nothing, type PropertyValues } from 'lit';
+import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_FAIL, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT } from './events.js';
+import { PAY_FORM_SETTLED, PAY_FORM_SUCCESS } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
-import { checkRedirectUrl, formUrlAt, openFormUrl, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
+import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, acceptedOrigins, type Frame } from './frame-watch-controller.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { frameTemplate, modalTemplate } from './pay-form.template.js';
+import { frameTemplate, modalTemplate, warmFrame } from './pay-form.template.js';
+import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, PayFormProperties } from './pay-form-properties.js';
 
@@ -28,6 +30,7 @@ const DISPLAYS: readonly PayFormDisplay[] = ['inline', 'modal', 'redirect'];
  * @fires pay-form-redirect - `{ url }`, cancelable: unless cancelled the page is then sent to `url`.
  * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page.
  * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
+ * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for the order; the event to trust for money.
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
  * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block.
  *
@@ -61,6 +64,8 @@ export class PayForm extends PayFormProperties {
       this.#setState(status);
       if (status === 'success') this.#emit(PAY_FORM_SUCCESS, { status: 'success' });
       else this.#emit(PAY_FORM_FAIL, { status: 'fail' });
+      // The framed result is the browser's word: ask the merchant's backend for the verified one.
+      if (this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, this.settleTimeout, true);
     },
     blocked: (_frame, message) => {
       this.#removeFrame();
@@ -68,6 +73,15 @@ export class PayForm extends PayFormProperties {
     },
     loadTimeout: (frame, ms) => this.#frameFailed(frame, 'load-timeout', `the payment form did not load within ${ms} ms`),
     unreachable: (frame) => this.#frameFailed(frame, 'service-unreachable', `the payment service at ${frame.origin} could not be reached`),
+  });
+
+  readonly #settle = new SettleController(this, {
+    settled: (detail) => this.#emit(PAY_FORM_SETTLED, detail),
+    failed: (code, message) => {
+      // A result already reached stays the state; only the missing confirmation is reported.
+      if (this.#state !== 'success' && this.#state !== 'fail') this.#setState('error');
+      this.#emit(PAY_FORM_ERROR, { code, message });
+    },
   });
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
@@ -99,6 +113,14 @@ export class PayForm extends PayFormProperties {
     this.#run();
   }
 
+  /**
+   * Asks status-url for order-ref's verified status now (as `await-settled` does on connection), for a
+   * return page that sets things up from script. Does nothing while asking or once settled.
+   */
+  settle(): void {
+    if (this.isConnected && this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, this.settleTimeout);
+  }
+
   /** Removes the form, inline or modal, and fires `pay-form-close` with reason `api`. */
   close(): void {
     this.#dismiss('api');
@@ -107,6 +129,7 @@ export class PayForm extends PayFormProperties {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.forget();
     if (!this.isConnected || this.#hydrating) return;
+    if (this.awaitSettled) this.settle();
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
       this.#run();
@@ -170,13 +193,7 @@ export class PayForm extends PayFormProperties {
   /** Preconnects to the service and, while the key is still on its way, warms the frame's code once. */
   #prepare(base: BaseUrl): void {
     preconnect(base.origin);
-    if (this.key != null) return;
-    // The iframe is rendered into a detached fragment: it never loads (bench/form-open measures the cold first open).
-    warmUpOnce(() => {
-      openFormUrl('https://warm.invalid', 'warm');
-      const frame: Frame = { id: 0, url: 'about:blank', origin: 'null', display: 'inline', ready: false, result: false };
-      render(this.#iframe(frame), document.createDocumentFragment(), { host: this });
-    });
+    if (this.key == null) warmUpOnce(() => warmFrame(this));
   }
 
   #redirectTo(raw: string): void {

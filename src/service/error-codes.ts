@@ -9,7 +9,9 @@ export type ElementErrorCode =
   | 'token-request-failed'
   | 'load-timeout'
   | 'service-unreachable'
-  | 'csp-blocked';
+  | 'csp-blocked'
+  | 'invalid-status-url'
+  | 'settle-timeout';
 
 /** Codes of pay-form/server's error classes (`PayFormError.code`). */
 export type ServerErrorCode =

@@ -15,6 +15,13 @@
 // that status (default 200) as application/json; /__token/hang never answers. Every request is recorded
 // (method, content type, cookie, body, whether the browser aborted it) for
 // executeServerCommand('token-requests').
+// /__status on the page's origin is a merchant status endpoint as docs/element.md describes it
+// (GET ?order_ref=…): 200 {"status","invoice_id"} once the test sets the order's verified status with
+// executeServerCommand('status-set', { orderRef, status, invoice_id }); until then a long poll of
+// STATUS_WAIT_MS ending in 204 (a set status wakes a waiting request at once); 404 {"success":false,
+// "message":"Order not found"} for no order_ref or one starting "unknown-"; "flaky-" orders get one 503
+// (retry-after: 1) first; "html-" orders get a 200 HTML page. executeServerCommand('status-requests',
+// { orderRef }) lists what was asked for that order (with the answer's status).
 // /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
 // a test can run script inside the element's own iframe and post any message from it.
 import http from 'node:http';
@@ -31,6 +38,10 @@ export function serviceOriginPlugin() {
   const probes = [];
   let closedOrigin;
   const tokenRequests = [];
+  const STATUS_WAIT_MS = 300;
+  const statuses = new Map();
+  const statusRequests = [];
+  const statusWaiters = new Map();
 
   function handleToken(req, res) {
     const url = new URL(req.url, pageOrigin);
@@ -55,6 +66,52 @@ export function serviceOriginPlugin() {
       const status = Number(url.searchParams.get('status') ?? '200');
       res.writeHead(status, { 'content-type': 'application/json' }).end(url.searchParams.get('body') ?? '');
     });
+  }
+
+  function handleStatus(req, res) {
+    const url = new URL(req.url, pageOrigin);
+    const orderRef = url.searchParams.get('order_ref');
+    const record = { orderRef, method: req.method, accept: req.headers.accept ?? null, cookie: req.headers.cookie ?? null, answer: null };
+    statusRequests.push(record);
+    const json = (status, body) => {
+      record.answer = status;
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    };
+    if (orderRef === null || orderRef === '' || orderRef.startsWith('unknown-')) return json(404, { success: false, message: 'Order not found' });
+    if (orderRef.startsWith('flaky-') && !statusRequests.some((r) => r !== record && r.orderRef === orderRef)) {
+      record.answer = 503;
+      res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"success":false}');
+      return;
+    }
+    if (orderRef.startsWith('html-')) {
+      record.answer = 200;
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<img src=x onerror="window.statusHtmlRan = true">');
+      return;
+    }
+    const known = statuses.get(orderRef);
+    if (known) return json(200, known);
+    const waiters = statusWaiters.get(orderRef) ?? new Set();
+    statusWaiters.set(orderRef, waiters);
+    const wake = () => {
+      clearTimeout(timer);
+      waiters.delete(wake);
+      const found = statuses.get(orderRef);
+      if (found) return json(200, found);
+      record.answer = 204;
+      res.writeHead(204, { 'cache-control': 'no-store' }).end();
+    };
+    const timer = setTimeout(wake, STATUS_WAIT_MS);
+    waiters.add(wake);
+    res.on('close', () => {
+      clearTimeout(timer);
+      waiters.delete(wake);
+    });
+  }
+
+  function setStatus({ orderRef, status, invoice_id }) {
+    statuses.set(orderRef, { status, invoice_id });
+    for (const wake of [...(statusWaiters.get(orderRef) ?? [])]) wake();
+    return true;
   }
 
   const page = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment form</title></head><body>${body}</body></html>`;
@@ -98,6 +155,7 @@ export function serviceOriginPlugin() {
       pageServer.removeAllListeners('request');
       pageServer.on('request', (req, res) => {
         if (req.url.startsWith('/__token/')) return handleToken(req, res);
+        if (req.url.startsWith('/__status?') || req.url === '/__status') return handleStatus(req, res);
         if (req.url.startsWith('/__frame/')) {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('<h1>Same-origin form</h1>'));
           return;
@@ -120,7 +178,9 @@ export function serviceOriginPlugin() {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
-    executeCommand({ command }) {
+    executeCommand({ command, payload }) {
+      if (command === 'status-set') return setStatus(payload);
+      if (command === 'status-requests') return statusRequests.filter((r) => r.orderRef === payload.orderRef).map((r) => ({ ...r }));
       if (command === 'origins') return { page: pageOrigin, service: serviceOrigin };
       if (command === 'service-requests') return seen.splice(0);
       if (command === 'service-probes') return probes.splice(0);

@@ -1,0 +1,200 @@
+// pay-form-settled: after a framed result (or, with await-settled, on a redirect flow's return page)
+// the element asks the page's own status endpoint (the test server's /__status, a long poll that
+// follows docs/element.md's protocol) and fires the verified status once.
+import { expect, waitUntil } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
+
+interface StatusRequest {
+  orderRef: string | null;
+  method: string;
+  accept: string | null;
+  cookie: string | null;
+  answer: number | null;
+}
+
+let orders = 0;
+const order = (prefix = 'order') => `${prefix}-${Date.now()}-${++orders}`;
+const setStatus = (orderRef: string, status: string, invoice_id: string) =>
+  executeServerCommand('status-set', { orderRef, status, invoice_id });
+const statusRequests = (orderRef: string) => executeServerCommand<StatusRequest[], { orderRef: string }>('status-requests', { orderRef });
+const count = (events: Recorded[], type: string) => typesOf(events).filter((t) => t === type).length;
+
+describe('<pay-form status-url> after a framed result', () => {
+  it('asks status-url only after the result, then fires pay-form-settled once with the verified status', async () => {
+    const { service } = await origins();
+    const ref = order();
+    document.cookie = 'merchant_session=settle1; path=/';
+    const { el, events } = await mount({ 'base-url': service, key: 'plain-s0', 'status-url': '/__status', 'order-ref': ref });
+    await waitForEvent(events, 'pay-form-ready');
+    await settle(300);
+    expect(await statusRequests(ref)).to.deep.equal([]);
+    el.key = 'success-s1';
+    await waitForEvent(events, 'pay-form-success');
+    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked');
+    await setStatus(ref, 'success', 'inv-s1');
+    const settled = await waitForEvent(events, 'pay-form-settled');
+    document.cookie = 'merchant_session=; max-age=0; path=/';
+    expect(settled.detail).to.deep.equal({ status: 'success', invoice_id: 'inv-s1' });
+    await settle(400);
+    expect(count(events, 'pay-form-settled')).to.equal(1);
+    expect(el.state).to.equal('success');
+    const asked = await statusRequests(ref);
+    expect(asked.every((r) => r.method === 'GET' && r.accept === 'application/json')).to.equal(true);
+    expect(asked[0]?.cookie).to.include('merchant_session=settle1');
+  });
+
+  it('asks again after each 204 until the status is there', async () => {
+    const { service } = await origins();
+    const ref = order();
+    const { events } = await mount({ 'base-url': service, key: 'fail-s2', 'status-url': '/__status', 'order-ref': ref });
+    await waitForEvent(events, 'pay-form-fail');
+    await waitUntil(async () => (await statusRequests(ref)).filter((r) => r.answer === 204).length >= 2, 'two 204 answers', {
+      timeout: 8000,
+    });
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    await setStatus(ref, 'fail', 'inv-s2');
+    const settled = await waitForEvent(events, 'pay-form-settled');
+    expect(settled.detail).to.deep.equal({ status: 'fail', invoice_id: 'inv-s2' });
+    // One request at a time: every earlier ask had its answer before the next began.
+    expect((await statusRequests(ref)).slice(0, -1).every((r) => r.answer === 204)).to.equal(true);
+  });
+
+  it('retries after a 503', async () => {
+    const { service } = await origins();
+    const ref = order('flaky');
+    await setStatus(ref, 'success', 'inv-s3');
+    const { events } = await mount({ 'base-url': service, key: 'success-s3', 'status-url': '/__status', 'order-ref': ref });
+    const settled = await waitForEvent(events, 'pay-form-settled');
+    expect(settled.detail).to.deep.equal({ status: 'success', invoice_id: 'inv-s3' });
+    expect((await statusRequests(ref)).map((r) => r.answer)).to.deep.equal([503, 200]);
+  });
+
+  it('a forged result message (wrong source or wrong origin) never asks status-url nor settles', async () => {
+    const { service } = await origins();
+    const ref = order();
+    await setStatus(ref, 'success', 'inv-forged');
+    // Wrong origin: the framed page on the service's origin posts a result itself.
+    const spoofed = await mount({ 'base-url': service, key: 'spoof-s4', 'status-url': '/__status', 'order-ref': ref });
+    // Wrong source: the page (not the element's iframe) posts a well-formed result.
+    const framed = await mount({ 'base-url': service, key: 'plain-s4', 'status-url': '/__status', 'order-ref': ref });
+    await waitForEvent(spoofed.events, 'pay-form-ready');
+    await waitForEvent(framed.events, 'pay-form-ready');
+    window.postMessage({ type: 'pay-form:result', status: 'success' }, '*');
+    await settle(600);
+    for (const { events } of [spoofed, framed]) {
+      expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready']);
+    }
+    expect(await statusRequests(ref)).to.deep.equal([]);
+  });
+
+  it('a 404 stops at once with pay-form-error settle-timeout; the result stays the state', async () => {
+    const { service } = await origins();
+    const ref = order('unknown');
+    const { el, events } = await mount({ 'base-url': service, key: 'success-s5', 'status-url': '/__status', 'order-ref': ref });
+    const error = await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('settle-timeout');
+    expect((error.detail as { message: string }).message).to.include('does not know this order');
+    await settle(400);
+    expect((await statusRequests(ref)).length).to.equal(1);
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    expect(el.state).to.equal('success');
+  });
+
+  it('fires pay-form-error settle-timeout when no verified status comes within settle-timeout', async () => {
+    const { service } = await origins();
+    const ref = order();
+    const { events } = await mount({
+      'base-url': service,
+      key: 'success-s6',
+      'status-url': '/__status',
+      'order-ref': ref,
+      'settle-timeout': '500',
+    });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('settle-timeout');
+    const asked = (await statusRequests(ref)).length;
+    await setStatus(ref, 'success', 'inv-late');
+    await settle(500);
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    expect((await statusRequests(ref)).length).to.equal(asked);
+  });
+
+  it('an HTML answer is never taken for a status nor put in the page', async () => {
+    const { service } = await origins();
+    const ref = order('html');
+    const { el, events } = await mount({
+      'base-url': service,
+      key: 'success-s7',
+      'status-url': '/__status',
+      'order-ref': ref,
+      'settle-timeout': '500',
+    });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('settle-timeout');
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    expect((window as { statusHtmlRan?: boolean }).statusHtmlRan).to.equal(undefined);
+    expect(el.shadowRoot?.querySelector('img')).to.equal(null);
+  });
+
+  it('refuses a status-url on another origin with invalid-status-url, asking nothing', async () => {
+    const { service } = await origins();
+    const ref = order();
+    const { events } = await mount({ 'base-url': service, key: 'success-s8', 'status-url': `${service}/__status`, 'order-ref': ref });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('invalid-status-url');
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+  });
+});
+
+describe('<pay-form status-url> on the return page of a redirect flow', () => {
+  it('with await-settled, asks at once and fires pay-form-settled', async () => {
+    const ref = order();
+    const { el, events } = await mount({ 'status-url': '/__status', 'order-ref': ref, 'await-settled': '' });
+    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked');
+    await setStatus(ref, 'fail', 'inv-r1');
+    const settled = await waitForEvent(events, 'pay-form-settled');
+    expect(settled.detail).to.deep.equal({ status: 'fail', invoice_id: 'inv-r1' });
+    expect(typesOf(events)).to.deep.equal(['pay-form-settled']);
+    expect(el.state).to.equal('idle');
+  });
+
+  it('settle() does the same from script', async () => {
+    const ref = order();
+    await setStatus(ref, 'success', 'inv-r2');
+    const { el, events } = await mount({ 'status-url': '/__status', 'order-ref': ref });
+    el.settle();
+    el.settle();
+    const settled = await waitForEvent(events, 'pay-form-settled');
+    expect(settled.detail).to.deep.equal({ status: 'success', invoice_id: 'inv-r2' });
+    el.settle();
+    await settle(300);
+    expect(count(events, 'pay-form-settled')).to.equal(1);
+    expect((await statusRequests(ref)).length).to.equal(1);
+  });
+
+  it('without await-settled or settle(), an element waiting for a key never asks and never times out', async () => {
+    const ref = order();
+    const { el, events } = await mount({ 'status-url': '/__status', 'order-ref': ref, 'settle-timeout': '200' });
+    await settle(600);
+    expect(await statusRequests(ref)).to.deep.equal([]);
+    expect(events).to.deep.equal([]);
+    expect(el.state).to.equal('idle');
+  });
+
+  it('removing the element stops the asking', async () => {
+    const ref = order();
+    const { el, events } = await mount({ 'status-url': '/__status', 'order-ref': ref, 'await-settled': '', 'settle-timeout': '400' });
+    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked');
+    el.remove();
+    await settle(800);
+    const asked = (await statusRequests(ref)).length;
+    await settle(400);
+    expect((await statusRequests(ref)).length).to.equal(asked);
+    expect(events).to.deep.equal([]);
+  });
+});
+
+// Types: the events bubble, so document and window listeners are typed too.
+document.addEventListener('pay-form-settled', (event) => void event.detail.invoice_id.length);
+window.addEventListener('pay-form-error', (event) => void event.detail.code.length);
