@@ -20,12 +20,17 @@ const setStatus = (orderRef: string, status: string, invoice_id: string) =>
 const statusRequests = (orderRef: string) => executeServerCommand<StatusRequest[], { orderRef: string }>('status-requests', { orderRef });
 const count = (events: Recorded[], type: string) => typesOf(events).filter((t) => t === type).length;
 
+/** A framed checkout of `key` (its behaviour chosen by the stand-in service) for order `ref`. */
+async function checkout(key: string, ref: string, attrs: Record<string, string> = {}) {
+  const { service } = await origins();
+  return mount({ 'base-url': service, key, 'status-url': '/__status', 'order-ref': ref, ...attrs });
+}
+
 describe('<pay-form status-url> after a framed result', () => {
   it('asks status-url only after the result, then fires pay-form-settled once with the verified status', async () => {
-    const { service } = await origins();
     const ref = order();
     document.cookie = 'merchant_session=settle1; path=/';
-    const { el, events } = await mount({ 'base-url': service, key: 'plain-s0', 'status-url': '/__status', 'order-ref': ref });
+    const { el, events } = await checkout('plain-s0', ref);
     await waitForEvent(events, 'pay-form-ready');
     await settle(300);
     expect(await statusRequests(ref)).to.deep.equal([]);
@@ -45,9 +50,8 @@ describe('<pay-form status-url> after a framed result', () => {
   });
 
   it('asks again after each 204 until the status is there', async () => {
-    const { service } = await origins();
     const ref = order();
-    const { events } = await mount({ 'base-url': service, key: 'fail-s2', 'status-url': '/__status', 'order-ref': ref });
+    const { events } = await checkout('fail-s2', ref);
     await waitForEvent(events, 'pay-form-fail');
     await waitUntil(async () => (await statusRequests(ref)).filter((r) => r.answer === 204).length >= 2, 'two 204 answers', {
       timeout: 8000,
@@ -61,23 +65,21 @@ describe('<pay-form status-url> after a framed result', () => {
   });
 
   it('retries after a 503', async () => {
-    const { service } = await origins();
     const ref = order('flaky');
     await setStatus(ref, 'success', 'inv-s3');
-    const { events } = await mount({ 'base-url': service, key: 'success-s3', 'status-url': '/__status', 'order-ref': ref });
+    const { events } = await checkout('success-s3', ref);
     const settled = await waitForEvent(events, 'pay-form-settled');
     expect(settled.detail).to.deep.equal({ status: 'success', invoice_id: 'inv-s3' });
     expect((await statusRequests(ref)).map((r) => r.answer)).to.deep.equal([503, 200]);
   });
 
   it('a forged result message (wrong source or wrong origin) never asks status-url nor settles', async () => {
-    const { service } = await origins();
     const ref = order();
     await setStatus(ref, 'success', 'inv-forged');
     // Wrong origin: the framed page on the service's origin posts a result itself.
-    const spoofed = await mount({ 'base-url': service, key: 'spoof-s4', 'status-url': '/__status', 'order-ref': ref });
+    const spoofed = await checkout('spoof-s4', ref);
     // Wrong source: the page (not the element's iframe) posts a well-formed result.
-    const framed = await mount({ 'base-url': service, key: 'plain-s4', 'status-url': '/__status', 'order-ref': ref });
+    const framed = await checkout('plain-s4', ref);
     await waitForEvent(spoofed.events, 'pay-form-ready');
     await waitForEvent(framed.events, 'pay-form-ready');
     window.postMessage({ type: 'pay-form:result', status: 'success' }, '*');
@@ -89,9 +91,8 @@ describe('<pay-form status-url> after a framed result', () => {
   });
 
   it('a 404 stops at once with pay-form-error settle-timeout; the result stays the state', async () => {
-    const { service } = await origins();
     const ref = order('unknown');
-    const { el, events } = await mount({ 'base-url': service, key: 'success-s5', 'status-url': '/__status', 'order-ref': ref });
+    const { el, events } = await checkout('success-s5', ref);
     const error = await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('settle-timeout');
     expect((error.detail as { message: string }).message).to.include('does not know this order');
@@ -102,15 +103,8 @@ describe('<pay-form status-url> after a framed result', () => {
   });
 
   it('fires pay-form-error settle-timeout when no verified status comes within settle-timeout', async () => {
-    const { service } = await origins();
     const ref = order();
-    const { events } = await mount({
-      'base-url': service,
-      key: 'success-s6',
-      'status-url': '/__status',
-      'order-ref': ref,
-      'settle-timeout': '500',
-    });
+    const { events } = await checkout('success-s6', ref, { 'settle-timeout': '500' });
     await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('settle-timeout');
     const asked = (await statusRequests(ref)).length;
@@ -121,15 +115,8 @@ describe('<pay-form status-url> after a framed result', () => {
   });
 
   it('an HTML answer is never taken for a status nor put in the page', async () => {
-    const { service } = await origins();
     const ref = order('html');
-    const { el, events } = await mount({
-      'base-url': service,
-      key: 'success-s7',
-      'status-url': '/__status',
-      'order-ref': ref,
-      'settle-timeout': '500',
-    });
+    const { el, events } = await checkout('success-s7', ref, { 'settle-timeout': '500' });
     await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('settle-timeout');
     expect(count(events, 'pay-form-settled')).to.equal(0);
@@ -140,7 +127,7 @@ describe('<pay-form status-url> after a framed result', () => {
   it('refuses a status-url on another origin with invalid-status-url, asking nothing', async () => {
     const { service } = await origins();
     const ref = order();
-    const { events } = await mount({ 'base-url': service, key: 'success-s8', 'status-url': `${service}/__status`, 'order-ref': ref });
+    const { events } = await checkout('success-s8', ref, { 'status-url': `${service}/__status` });
     await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('invalid-status-url');
     expect(count(events, 'pay-form-settled')).to.equal(0);
