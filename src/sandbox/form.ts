@@ -3,6 +3,7 @@
 import { callbackPayload, type ApiContext } from './api.js';
 import type { InvoiceStatus, KeyLookup } from './invoices.js';
 import { formPage, messagePage } from './pages.js';
+import { checkHttpUrl } from '../service/form-url.js';
 import { parseOpenFormPath } from '../service/paths.js';
 
 export interface HtmlAnswer {
@@ -105,9 +106,15 @@ export async function settle(
   if (lookup.found !== 'open') return refusal(ctx, lookup) as HtmlAnswer;
   const invoice = lookup.invoice;
   const outcome = OUTCOMES[action];
+  // Where the browser goes is settled before the invoice is: a return address that could not be a
+  // Location header must not leave an invoice paid behind a 500.
+  const stored = outcome.status === 'success' ? invoice.success_url : invoice.fail_url;
+  const target = stored === undefined ? undefined : checkHttpUrl(stored, 'invalid-redirect-url', 'return URL');
+  if (target !== undefined && !target.ok) {
+    return message(ctx, 400, 'Request refused', 'The shop gave a return address that cannot be used.');
+  }
   ctx.book.move(invoice, outcome.status);
   await ctx.callbacks.send(callbackPayload(invoice));
-  const target = outcome.status === 'success' ? invoice.success_url : invoice.fail_url;
-  if (target) return { status: 303, body: '', headers: { location: target, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' } };
+  if (target) return { status: 303, body: '', headers: { location: target.value.href, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' } };
   return message(ctx, 200, outcome.title, outcome.text);
 }

@@ -74,10 +74,11 @@ export const orDefault =
     return fallback;
   };
 
-/** The browser is sent to success_url / fail_url: the element's own rule for navigation applies. */
+/** The browser is sent to success_url / fail_url: the element's own rule for navigation applies, and
+ *  what is sent is the parsed URL's href, never the raw string. */
 export const browserUrl: Check = (v, path, { issues }) => {
   const checked = checkHttpUrl(v, 'invalid-redirect-url', path);
-  if (checked.ok) return v;
+  if (checked.ok) return checked.value.href;
   issues.push({ path, message: checked.message.slice(path.length + 1) });
   return undefined;
 };

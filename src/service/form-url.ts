@@ -12,6 +12,9 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; code: UrlErrorCod
 /** The longest key the element accepts, in UTF-16 code units (String#length). */
 export const MAX_KEY_LENGTH = 1024;
 
+// \s covers Unicode white space (incl. U+2028/9, U+FEFF), \p{Cc} the C0/C1 controls and DEL.
+const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
+
 const refuse = <T>(code: UrlErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
@@ -27,6 +30,9 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Checked<URL> {
   if (typeof raw !== 'string') return refuse(code, `${what} must be a string`);
+  // The URL parser strips leading/trailing C0 and space and drops tabs and newlines anywhere, so a raw
+  // string can differ from what it parses to; refusing them keeps header and log injection out.
+  if (WHITESPACE_OR_CONTROL.test(raw)) return refuse(code, `${what} holds white space or control characters`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -79,8 +85,6 @@ export function checkRedirectUrl(raw: unknown): Checked<string> {
   return checked.ok ? { ok: true, value: checked.value.href } : checked;
 }
 
-// \s covers Unicode white space (incl. U+2028/9, U+FEFF), \p{Cc} the C0/C1 controls and DEL.
-const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A key from obtain_token, refused when it could not be one path segment of the form URL. */

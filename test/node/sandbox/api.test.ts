@@ -34,6 +34,13 @@ describe('field rules (the shared pay-form/server tables)', () => {
     const body = await signedBody(tokenFields({ amount: '12.34', success_url: 'javascript:alert(1)' }));
     await refused(TOKEN, body, 400, 'amount: ', 'success_url: ');
   });
+  test('a success_url with a control or white space is refused with 400 and creates no invoice', async () => {
+    for (const url of ['https://shop.example/ok\r\nSet-Cookie: pwn=1', '\u0000https://shop.example/', 'h\nttps://evil.example/']) {
+      const before = f.sb.invoices().length;
+      await refused(TOKEN, await signedBody(tokenFields({ success_url: url })), 400, 'success_url: ');
+      assert.equal(f.sb.invoices().length, before, JSON.stringify(url));
+    }
+  });
   test('a request without a signature is refused, naming signature', async () => {
     await refused(TOKEN, tokenFields(), 400, 'signature: ');
   });

@@ -117,6 +117,13 @@ describe('Pay and Decline', () => {
     assert.equal(await verify(callback, SECRET), true);
   });
 
+  test('a success_url the parser rewrites is stored and redirected to as its href', async () => {
+    const key = await obtainKey(f.sb, { success_url: 'https:\\shop.example\\ok' });
+    const response = await press(f.sb, key, 'pay');
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), 'https://shop.example/ok');
+    await callbackFor(f.sb.invoices().find((i) => i.key === key)?.invoice_id);
+  });
   test('without success_url the person sees a plain result page', async () => {
     const key = await obtainKey(f.sb, { success_url: undefined, fail_url: undefined });
     const response = await press(f.sb, key, 'pay');
