@@ -52,6 +52,13 @@ const SUCCESS_SHAPE: Readonly<Record<Operation, (body: Record<string, unknown>) 
     typeof b['invoice_id'] !== 'string' && typeof b['invoice_id'] !== 'number' ? 'no invoice_id' : undefined,
 };
 
+/** The payout answer's fields that repeat the request (docs/service-contract.md, Payout answer). */
+const PAYOUT_ECHOES = ['request_id', 'amount', 'currency', 'site_id', 'site_login'] as const;
+
+/** The same string or number; a number the service sends back as its decimal string also counts. */
+const echoes = (answered: unknown, sent: unknown) =>
+  (typeof answered === 'string' || typeof answered === 'number') && String(answered) === String(sent);
+
 export class PaymentClient {
   readonly #options: ResolvedOptions;
 
@@ -133,7 +140,11 @@ export class PaymentClient {
     }
     const outcomeUnknown = operation === 'payout';
     if (body['success'] === false) {
-      throw new ApiError({ operation, status, body: body as Record<string, JsonValue>, verified });
+      // Only a verified 4xx refusal is a definite "no payout" (the payout ledger frees the request_id on
+      // the same rule): an unsigned one may come from anything in front of the service, a 5xx may have
+      // been sent after the invoice was made, and a 409 says a payout with this request_id exists.
+      const unknown = outcomeUnknown && !(verified && status >= 400 && status < 500 && status !== 409);
+      throw new ApiError({ operation, status, body: body as Record<string, JsonValue>, verified, outcomeUnknown: unknown });
     }
     const shapeProblem =
       body['success'] !== true
@@ -143,6 +154,12 @@ export class PaymentClient {
           : SUCCESS_SHAPE[operation](body);
     if (shapeProblem) {
       throw new BadResponseError({ operation, status, reason: 'shape', detail: shapeProblem, attempts, outcomeUnknown });
+    }
+    // A signed answer is only ours if it echoes our request: another payout's answer, replayed, is not.
+    const mismatch = operation === 'payout' ? PAYOUT_ECHOES.find((field) => !echoes(body[field], request[field])) : undefined;
+    if (mismatch !== undefined) {
+      const detail = `${mismatch} does not match the request`;
+      throw new BadResponseError({ operation, status, reason: 'mismatch', detail, attempts, outcomeUnknown });
     }
     return body;
   }

@@ -63,21 +63,34 @@ export class ApiError extends PayFormError {
   readonly body: Readonly<Record<string, JsonValue>>;
   /** True when the failure answer carried a signature and it checked out; false when it had none. */
   readonly verified: boolean;
+  /**
+   * For a payout refused without a verified signature, or with a status other than a 4xx below 409's
+   * "exists": the refusal cannot be trusted to mean no invoice exists. Reconcile by request_id, do not
+   * resend. Always false for obtain_token.
+   */
+  readonly outcomeUnknown: boolean;
 
   constructor(init: {
     operation: Operation;
     status: number;
     body: Record<string, JsonValue>;
     verified: boolean;
+    outcomeUnknown?: boolean;
   }) {
     const { signature: _dropped, ...rest } = init.body;
     const serviceMessage = typeof rest['message'] === 'string' ? rest['message'] : '';
-    super('api', `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}`);
+    const outcomeUnknown = init.outcomeUnknown === true;
+    super(
+      'api',
+      `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}` +
+        (outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
+    );
     this.status = init.status;
     this.operation = init.operation;
     this.serviceMessage = serviceMessage;
     this.body = rest;
     this.verified = init.verified;
+    this.outcomeUnknown = outcomeUnknown;
   }
 }
 
@@ -155,11 +168,12 @@ export class TimeoutError extends PayFormError {
   }
 }
 
-export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'shape';
+export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'shape' | 'mismatch';
 
 /**
  * The service (or something in front of it) answered, but not with a usable JSON answer: a wrong
- * content type, HTML, truncated JSON, a body over the size cap, or JSON without a boolean `success`.
+ * content type, HTML, truncated JSON, a body over the size cap, JSON without a boolean `success`, or
+ * (`mismatch`) a payout answer whose echoed fields are not those of the request.
  * For a payout the service may still have acted, so `outcomeUnknown` is true.
  */
 export class BadResponseError extends PayFormError {

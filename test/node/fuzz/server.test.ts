@@ -30,8 +30,11 @@ const makeClient = () => new PaymentClient({
   merchantId: MERCHANT,
   secret: SECRET,
   fetch: async (_url, init) => {
-    wire.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
-    const answer = { success: true, key: 'k', invoice_id: 'i' };
+    const sent = JSON.parse(String(init?.body)) as Record<string, unknown>;
+    wire.push(sent);
+    // A payout answer echoes its request (the client checks it); the token answer ignores the extras.
+    const { request_id, amount, currency, site_id, site_login } = sent;
+    const answer = { success: true, key: 'k', invoice_id: 'i', request_id, amount, currency, site_id, site_login };
     return new Response(JSON.stringify({ ...answer, signature: await sign(answer, SECRET) }), {
       headers: { 'content-type': 'application/json' },
     });

@@ -148,5 +148,9 @@ export function expectedToken(params: Record<string, unknown>, merchantId: strin
   const out: Record<string, unknown> = { ...params, merchant_id: merchantId };
   if ('language' in params && !(FORM_LANGUAGES as readonly unknown[]).includes(params['language'])) out['language'] = 'EN';
   if ('customer_type' in params && params['customer_type'] !== 'trust') out['customer_type'] = 'regular';
+  // Return addresses are sent as their parsed href (docs/server.md, Field rules).
+  for (const field of ['success_url', 'fail_url']) {
+    if (typeof params[field] === 'string') out[field] = new URL(params[field] as string).href;
+  }
   return out;
 }

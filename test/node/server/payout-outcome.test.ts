@@ -1,0 +1,118 @@
+// What a payout's answer may be taken to mean: a refusal is definite only when it is signed and below
+// 500; a signed success is ours only when it echoes our request. Anything else leaves the outcome
+// unknown, and the payout is never sent again.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError, BadResponseError, type PayoutParams, type TokenParams } from '../../../src/server/index.js';
+import { answerSigned, clientFor, happyService, PAYOUT, startService, TOKEN, type Responder, type Service } from '../../support/service.js';
+
+const open: Service[] = [];
+after(() => Promise.all(open.map((s) => s.close())));
+async function service(respond: Responder): Promise<Service> {
+  const s = await startService(respond);
+  open.push(s);
+  return s;
+}
+
+const payout = PAYOUT as unknown as PayoutParams;
+
+async function rejection<E extends Error>(call: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
+  const error = await call.then(
+    () => assert.fail(`expected ${type.name}, got success`),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof type, `expected ${type.name}, got ${String(error)}`);
+  return error;
+}
+
+const unsigned =
+  (status: number, body: unknown): Responder =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+describe('a refused payout: definite or unknown', () => {
+  const cases: Array<[string, Responder, boolean]> = [
+    ['unsigned 500 { success: false }', unsigned(500, { success: false, message: 'Internal' }), true],
+    ['unsigned 502 { success: false }', unsigned(502, { success: false }), true],
+    ['unsigned 400 { success: false }', unsigned(400, { success: false, message: 'Bad' }), true],
+    ['signed 503 { success: false }', (_q, res) => answerSigned(res, 503, { success: false, message: 'Busy' }), true],
+    ['signed 400 { success: false }', (_q, res) => answerSigned(res, 400, { success: false, message: 'Bad' }), false],
+    ['signed 409 { success: false }', (_q, res) => answerSigned(res, 409, { success: false, message: 'Dup' }), true],
+    ['signed 422 { success: false }', (_q, res) => answerSigned(res, 422, { success: false, message: 'Bad' }), false],
+    ['signed 200 { success: false }', (_q, res) => answerSigned(res, 200, { success: false, message: '?' }), true],
+  ];
+  for (const [name, respond, unknown] of cases) {
+    test(`${name}: ApiError with outcomeUnknown ${unknown}, sent once`, async () => {
+      const s = await service(respond);
+      const error = await rejection(clientFor(s.url, { maxRetries: 3 }).createPayout(payout), ApiError);
+      assert.equal(error.outcomeUnknown, unknown);
+      assert.equal(/reconcile, do not resend/.test(error.message), unknown);
+      assert.equal(s.requests.length, 1, 'a payout is never resent');
+    });
+  }
+  test('obtain_token refusals never claim an unknown outcome (no money moves)', async () => {
+    const s = await service(unsigned(400, { success: false }));
+    const error = await rejection(clientFor(s.url).obtainToken(TOKEN as unknown as TokenParams), ApiError);
+    assert.equal(error.outcomeUnknown, false);
+  });
+});
+
+describe('a signed payout answer is tied to its request', () => {
+  test('the answer of payout A, replayed for payout B, is a BadResponseError mismatch with outcomeUnknown', async () => {
+    let recorded: Record<string, unknown> | undefined;
+    const s = await service(async (req, res) => {
+      if (recorded === undefined) {
+        recorded = { ...req.json };
+        return happyService(req, res);
+      }
+      // The replay: A's answer, correctly signed, sent to B.
+      const a = recorded;
+      return answerSigned(res, 200, {
+        success: true, status: 'created', invoice_id: 'inv-A', request_id: a['request_id'], amount: a['amount'],
+        currency: a['currency'], site_login: a['site_login'], site_id: a['site_id'],
+      });
+    });
+    const client = clientFor(s.url);
+    assert.equal((await client.createPayout(payout)).request_id, 'payout-1');
+    const error = await rejection(client.createPayout({ ...payout, request_id: 'payout-2', amount: 9999 }), BadResponseError);
+    assert.equal(error.reason, 'mismatch');
+    assert.equal(error.outcomeUnknown, true);
+    assert.match(error.message, /request_id does not match the request/);
+    assert.equal(s.requests.length, 2, 'B was sent once and not again');
+  });
+
+  const fields = ['request_id', 'amount', 'currency', 'site_id', 'site_login'] as const;
+  for (const field of fields) {
+    for (const change of ['changed', 'missing'] as const) {
+      test(`${field} ${change} in a signed answer: mismatch, outcome unknown`, async () => {
+        const s = await service(async (req, res) => {
+          const body = req.json ?? {};
+          const answer: Record<string, unknown> = {
+            success: true, status: 'created', invoice_id: 'inv-1', request_id: body['request_id'], amount: body['amount'],
+            currency: body['currency'], site_login: body['site_login'], site_id: body['site_id'],
+          };
+          if (change === 'missing') delete answer[field];
+          else answer[field] = typeof answer[field] === 'number' ? Number(answer[field]) + 1 : `${String(answer[field])}x`;
+          await answerSigned(res, 200, answer);
+        });
+        const error = await rejection(clientFor(s.url).createPayout(payout), BadResponseError);
+        assert.equal(error.reason, 'mismatch');
+        assert.equal(error.outcomeUnknown, true);
+        assert.match(error.message, new RegExp(`${field} does not match`));
+      });
+    }
+  }
+
+  test('an answer echoing every field is accepted, numbers sent back as their decimal strings too', async () => {
+    const s = await service(async (req, res) => {
+      const body = req.json ?? {};
+      await answerSigned(res, 200, {
+        success: true, status: 'created', invoice_id: 7, request_id: body['request_id'], amount: String(body['amount']),
+        currency: body['currency'], site_login: body['site_login'], site_id: String(body['site_id']),
+      });
+    });
+    assert.equal((await clientFor(s.url).createPayout(payout)).invoice_id, 7);
+  });
+});
