@@ -37,17 +37,26 @@ function readNodeBody(req: IncomingMessage, cap: number): Promise<Buffer> {
   });
 }
 
+/** The body stream was read before the handler ran: there are no bytes left to verify. */
+export class BodyConsumedError extends Error {
+  constructor() {
+    super(
+      'toNodeHandler: the request body was already read by a body parser; mount the handler before body ' +
+        "parsers (Express), behind express.raw(), or in a Fastify scope whose content-type parser leaves the body unread",
+    );
+    this.name = 'BodyConsumedError';
+  }
+}
+
 /** The request body: Express's express.raw() Buffer when there is one, else read from the stream. */
 function collectBody(req: IncomingMessage): Promise<Buffer> {
   const preParsed = (req as IncomingMessage & { body?: unknown }).body;
   if (Buffer.isBuffer(preParsed)) {
     return preParsed.byteLength > MAX_REQUEST_BYTES ? Promise.reject(new BodyTooLarge()) : Promise.resolve(preParsed);
   }
-  if (preParsed !== undefined && req.readableEnded) {
-    return Promise.reject(
-      new Error('toNodeHandler: the body was already parsed; mount the handler before body parsers or use express.raw()'),
-    );
-  }
+  // Any framework's parser (Express's express.json(), Fastify's defaults) leaves the stream ended or
+  // read from; listening for 'end' then would wait forever, so refuse at once instead.
+  if (req.readableEnded || req.readableDidRead || req.destroyed) return Promise.reject(new BodyConsumedError());
   return readNodeBody(req, MAX_REQUEST_BYTES);
 }
 
@@ -137,8 +146,10 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
     run().catch((error: unknown) => {
       if (next) return next(error);
       if (!res.headersSent) {
+        // A consumed body is a setup mistake the developer must see; any other error stays generic.
+        const message = error instanceof BodyConsumedError ? error.message : 'Internal error';
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ success: false, message: 'Internal error' }));
+        res.end(JSON.stringify({ success: false, message }));
       } else {
         res.destroy();
       }
