@@ -3,10 +3,11 @@
 // manifest, and the SRI hash of each script-tag file.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import type { OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
 import { BUNDLES, CLI, ENTRIES, isExternal } from './entries.js';
+import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
 
 const root = new URL('..', import.meta.url);
@@ -56,16 +57,20 @@ function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolea
   };
 }
 
-/** The script-tag bundles, ES module and classic script, with Lit inside in production mode. */
+/** The script-tag bundles, ES module and classic script, with Lit inside in production mode, and the
+ *  licence notices of what they bundle beside them (named by each bundle's opening legal comment). */
 export async function buildBundles(): Promise<void> {
-  await build(
+  const result = await build(
     pageBuild(true, {
       output: [
-        { format: 'es', entryFileNames: BUNDLES.esm },
-        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife },
+        { format: 'es', entryFileNames: BUNDLES.esm, postBanner: NOTICES_BANNER },
+        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER },
       ],
     }),
   );
+  const outputs = Array.isArray(result) ? result : [result];
+  const moduleIds = outputs.flatMap((output) => ('output' in output ? output.output : [])).flatMap((item) => (item.type === 'chunk' ? item.moduleIds : []));
+  await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
