@@ -35,12 +35,14 @@ export class CallbackQueue {
     private readonly secret: string,
     private readonly retry: Required<CallbackRetryOptions>,
     private readonly log: (line: string) => void,
+    private readonly maxKept: number,
   ) {}
 
   async send(payload: CallbackPayload): Promise<void> {
     const body = { ...payload, signature: await sign({ ...payload }, this.secret) };
     const delivery: CallbackDelivery = { url: this.url, body, state: 'pending', attempts: [] };
     this.#deliveries.push(delivery);
+    this.#forgetOldest();
     if (this.url === undefined) {
       delivery.state = 'no-callback-url';
       this.#settle();
@@ -120,6 +122,18 @@ export class CallbackQueue {
       return;
     }
     this.#settle();
+  }
+
+  /** Keeps the history bounded: past the cap, the oldest finished deliveries go; pending ones stay. */
+  #forgetOldest(): void {
+    let excess = this.#deliveries.length - this.maxKept;
+    for (let i = 0; excess > 0 && i < this.#deliveries.length; ) {
+      if (this.#deliveries[i]!.state === 'pending') i++;
+      else {
+        this.#deliveries.splice(i, 1);
+        excess--;
+      }
+    }
   }
 
   #busy(): boolean {

@@ -1,6 +1,6 @@
 // pay-form-sandbox: the sandbox as a command. Prints its address and stops cleanly on Ctrl-C.
 import { parseArgs } from 'node:util';
-import { DEFAULT_MERCHANT_ID, DEFAULT_SECRET } from './options.js';
+import { DEFAULT_MERCHANT_ID, DEFAULT_SECRET, SECRET_ENV } from './options.js';
 import { startSandbox, type Sandbox } from './index.js';
 
 const USAGE = `Usage: pay-form-sandbox [options]
@@ -10,12 +10,14 @@ A local payment service for development (see docs/sandbox.md).
   --port <n>            port to listen on (default 8787; 0 picks a free one)
   --host <addr>         address to bind (default 127.0.0.1)
   --merchant-id <id>    the merchant it knows (default ${DEFAULT_MERCHANT_ID})
-  --secret <s>          that merchant's signing secret (default ${DEFAULT_SECRET})
+  --secret <s>          that merchant's signing secret (default: $${SECRET_ENV}, else
+                        ${DEFAULT_SECRET}); prefer the variable: a command line is
+                        readable by every user of this machine
   --callback-url <url>  where signed callbacks go (default: none, recorded only)
   --redirect-mode       obtain_token answers redirect_url for every site
   --redirect-sites <l>  ... or only for these site_ids (comma-separated)
   --key-ttl <seconds>   how long a form key lives (default 900)
-  --quiet               no request log
+  --quiet               no request log (form keys are never logged)
   -h, --help            this text
 `;
 
@@ -29,7 +31,22 @@ function integer(name: string, text: string | undefined, fallback: number): numb
   return Number(text);
 }
 
-export async function runCli(argv: readonly string[], out: (line: string) => void = console.log): Promise<Sandbox | undefined> {
+/** Says how to pick another port, rather than Node's bare EADDRINUSE. */
+export class PortInUseError extends Error {
+  override name = 'PortInUseError';
+  constructor(port: number, host: string) {
+    super(
+      `port ${port} on ${host} is already in use (another sandbox or server?). Pick another with ` +
+        `--port <n> (e.g. --port ${port === 65535 ? port - 1 : port + 1}), or --port 0 for any free port.`,
+    );
+  }
+}
+
+export async function runCli(
+  argv: readonly string[],
+  out: (line: string) => void = console.log,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Sandbox | undefined> {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -51,18 +68,26 @@ export async function runCli(argv: readonly string[], out: (line: string) => voi
     return undefined;
   }
   const sites = values['redirect-sites']?.split(',').map((s) => integer('redirect-sites', s.trim(), 0));
+  const fromEnv = env[SECRET_ENV] === '' ? undefined : env[SECRET_ENV];
+  const secret = values.secret ?? fromEnv;
+  const port = integer('port', values.port, 8787);
+  const host = values.host ?? '127.0.0.1';
   const sandbox = await startSandbox({
-    port: integer('port', values.port, 8787),
-    host: values.host ?? '127.0.0.1',
+    port,
+    host,
     merchantId: values['merchant-id'] ?? DEFAULT_MERCHANT_ID,
-    secret: values.secret ?? DEFAULT_SECRET,
+    secret: secret ?? DEFAULT_SECRET,
     ...(values['callback-url'] ? { callbackUrl: values['callback-url'] } : {}),
     redirectMode: values['redirect-mode'] ? true : (sites ?? false),
     keyTtlMs: integer('key-ttl', values['key-ttl'], 900) * 1000,
     ...(values.quiet ? {} : { log: (line: string) => out(`  ${line}`) }),
+  }).catch((error: unknown) => {
+    throw (error as { code?: unknown }).code === 'EADDRINUSE' ? new PortInUseError(port, host) : error;
   });
+  const secretFrom = values.secret ? ' (secret: from --secret)' : fromEnv ? ` (secret: from ${SECRET_ENV})` : ` (secret: the default, ${DEFAULT_SECRET})`;
   out(`pay-form sandbox listening on ${sandbox.url}`);
-  out(`  merchant_id ${sandbox.merchantId}${values.secret ? '' : ` (secret: the default, ${DEFAULT_SECRET})`}`);
+  out(`  merchant_id ${sandbox.merchantId}${secretFrom}`);
+  if (values.secret) out(`  note: a --secret on the command line is readable by every user of this machine; prefer ${SECRET_ENV}`);
   out(`  callbacks   ${values['callback-url'] ?? 'none (recorded only)'}`);
   return sandbox;
 }
@@ -73,8 +98,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   try {
     sandbox = await runCli(argv);
   } catch (error) {
-    console.error(`pay-form-sandbox: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    process.exitCode = 2;
+    const text = error instanceof Error ? error.message : String(error);
+    // A busy port is not a usage mistake: its message says what to do, without the whole usage text.
+    console.error(error instanceof PortInUseError ? `pay-form-sandbox: ${text}` : `pay-form-sandbox: ${text}\n\n${USAGE}`);
+    process.exitCode = error instanceof PortInUseError ? 1 : 2;
     return;
   }
   if (!sandbox) return;

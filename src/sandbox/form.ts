@@ -2,7 +2,7 @@
 // /api/jsapi/open/{key}/; the sandbox serves a script-free HTML form whose buttons POST back here.
 import { callbackPayload, type ApiContext } from './api.js';
 import type { InvoiceStatus, KeyLookup } from './invoices.js';
-import { formPage, messagePage } from './pages.js';
+import { formPage, messagePage, type PageLink } from './pages.js';
 import { checkHttpUrl } from '../service/form-url.js';
 import { parseOpenFormPath } from '../service/paths.js';
 
@@ -53,9 +53,9 @@ function headers(ctx: ApiContext, pageNonce: string, formTargets: readonly strin
   };
 }
 
-function message(ctx: ApiContext, status: number, title: string, text: string): HtmlAnswer {
+function message(ctx: ApiContext, status: number, title: string, text: string, link?: PageLink): HtmlAnswer {
   const n = nonce();
-  return { status, body: messagePage(title, text, n, status >= 400 ? 'alert' : 'status'), headers: headers(ctx, n, []) };
+  return { status, body: messagePage(title, text, n, status >= 400 ? 'alert' : 'status', link), headers: headers(ctx, n, []) };
 }
 
 const REFUSALS: Readonly<Record<Exclude<KeyLookup['found'], 'open'>, [number, string, string]>> = {
@@ -67,7 +67,10 @@ const REFUSALS: Readonly<Record<Exclude<KeyLookup['found'], 'open'>, [number, st
 function refusal(ctx: ApiContext, lookup: KeyLookup): HtmlAnswer | undefined {
   if (lookup.found === 'open') return undefined;
   const [status, title, text] = REFUSALS[lookup.found];
-  return message(ctx, status, title, text);
+  // A used key (a reload, the back button) is a dead end unless the page leads back to the shop.
+  const invoice = lookup.found === 'used' ? lookup.invoice : undefined;
+  const back = invoice?.status === 'success' ? invoice.success_url : invoice?.fail_url;
+  return message(ctx, status, title, text, back === undefined ? undefined : { href: back, text: 'Back to the shop' });
 }
 
 export function openForm(ctx: ApiContext, key: string): HtmlAnswer {

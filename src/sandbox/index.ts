@@ -7,12 +7,13 @@ import { API_ENDPOINTS, failure, signedAnswer, type ApiAnswer, type ApiContext, 
 import { CallbackQueue, type CallbackDelivery } from './callbacks.js';
 import { matchOpenPath, openForm, settle, type HtmlAnswer } from './form.js';
 import { InvoiceBook, type Invoice } from './invoices.js';
+import { OPEN_FORM_PATH } from '../service/paths.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 
 export { INVALID_JSON_MESSAGE } from '../service/body.js';
 export type { CallbackAttempt, CallbackDelivery, CallbackPayload, DeliveryState } from './callbacks.js';
 export { TRANSITIONS, type Invoice, type InvoiceKind, type InvoiceStatus } from './invoices.js';
-export { SandboxOptionsError, type CallbackRetryOptions, type SandboxOptions } from './options.js';
+export { SECRET_ENV, SandboxOptionsError, type CallbackRetryOptions, type SandboxOptions } from './options.js';
 
 /** Bodies above this are refused (413) before they are parsed. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
@@ -27,11 +28,11 @@ export interface Sandbox {
   /** The base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
   readonly url: string;
   readonly merchantId: string;
-  /** Every invoice so far (copies), payments and payouts. */
+  /** The invoices kept (copies, the latest `maxInvoices`), payments and payouts. */
   invoices(): Invoice[];
-  /** Every callback and each attempt to deliver it (copies). */
+  /** The callbacks kept and each attempt to deliver them (copies; see `maxRecords`). */
   callbacks(): CallbackDelivery[];
-  /** Every request the sandbox answered, in order. */
+  /** The requests the sandbox answered, in order (the latest `maxRecords`), form keys shown as `{key}`. */
   requests(): ReceivedRequest[];
   /** Resolves when no callback is waiting to be delivered. */
   callbacksIdle(): Promise<void>;
@@ -77,6 +78,14 @@ function methodRefusal(allow: string): HtmlAnswer {
   };
 }
 
+/** `/api/jsapi/open/{key}/…` with the key replaced by `{key}`; any other path as it is. */
+function redactKey(pathname: string): string {
+  if (!pathname.startsWith(OPEN_FORM_PATH)) return pathname;
+  const tail = pathname.slice(OPEN_FORM_PATH.length);
+  const slash = tail.indexOf('/');
+  return `${OPEN_FORM_PATH}{key}${slash < 0 ? '' : tail.slice(slash)}`;
+}
+
 const TOO_LARGE = `Request body too large (over ${MAX_BODY_BYTES} bytes)`;
 
 /**
@@ -107,14 +116,16 @@ function sandboxHandler(ctx: ApiContext, record: (request: Request, status: numb
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveOptions(options);
-  const book = new InvoiceBook();
-  const callbacks = new CallbackQueue(resolved.callbackUrl, resolved.secret, resolved.callbackRetry, resolved.log);
+  const book = new InvoiceBook(Date.now, resolved.maxInvoices);
+  const callbacks = new CallbackQueue(resolved.callbackUrl, resolved.secret, resolved.callbackRetry, resolved.log, resolved.maxRecords);
   const received: ReceivedRequest[] = [];
   const ctx: { -readonly [K in keyof ApiContext]: ApiContext[K] } = { options: resolved, book, callbacks, url: '' };
 
   const record = (request: Request, status: number) => {
-    const path = new URL(request.url).pathname;
+    // A form key opens the form: it is a bearer secret, so neither the log nor requests() keeps it.
+    const path = redactKey(new URL(request.url).pathname);
     received.push({ method: request.method, path, status });
+    if (received.length > resolved.maxRecords) received.splice(0, received.length - resolved.maxRecords);
     resolved.log(`${request.method} ${path} ${status}`);
   };
   const handler = sandboxHandler(ctx, record);

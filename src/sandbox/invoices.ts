@@ -50,13 +50,19 @@ export type KeyLookup =
   | { found: 'expired'; invoice: Invoice }
   | { found: 'used'; invoice: Invoice };
 
+/** The most invoices a sandbox keeps by default; past it the oldest settled one goes first. */
+export const DEFAULT_MAX_INVOICES = 10_000;
+
 export class InvoiceBook {
+  // Insertion order is creation order: the first settled invoice found is the oldest settled one.
   readonly #invoices = new Map<string, Invoice>();
   readonly #byKey = new Map<string, string>();
   readonly #now: () => number;
+  readonly #max: number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, max = DEFAULT_MAX_INVOICES) {
     this.#now = now;
+    this.#max = max;
   }
 
   create(fields: NewInvoice, keyTtlMs?: number): Invoice {
@@ -70,9 +76,27 @@ export class InvoiceBook {
       expiresAt: keyTtlMs === undefined ? undefined : at + keyTtlMs,
       history: [{ status: 'pending', at }],
     };
+    if (this.#invoices.size >= this.#max) this.#evictOne();
     this.#invoices.set(invoice.invoice_id, invoice);
     if (key !== undefined) this.#byKey.set(key, invoice.invoice_id);
     return invoice;
+  }
+
+  /** A long run (a benchmark) must not grow the process without end: the oldest settled invoice goes,
+   *  or, when every kept invoice is still pending, the oldest one. Its key is then unknown (404). */
+  #evictOne(): void {
+    let victim: Invoice | undefined;
+    for (const invoice of this.#invoices.values()) {
+      this.#expireIfDue(invoice);
+      if (invoice.status !== 'pending') {
+        victim = invoice;
+        break;
+      }
+    }
+    victim ??= this.#invoices.values().next().value;
+    if (victim === undefined) return;
+    this.#invoices.delete(victim.invoice_id);
+    if (victim.key !== undefined) this.#byKey.delete(victim.key);
   }
 
   move(invoice: Invoice, to: InvoiceStatus): void {

@@ -1,6 +1,7 @@
 // The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
 import type { FieldIssue } from '../service/field-checks.js';
 import { checkOptions, nonNegative, positive, type OptionCheck, type OptionRule } from '../service/option-rules.js';
+import { DEFAULT_MAX_INVOICES } from './invoices.js';
 
 /** How a callback is delivered again until the merchant answers 2xx. */
 export interface CallbackRetryOptions {
@@ -33,8 +34,13 @@ export interface SandboxOptions {
   callbackRetry?: CallbackRetryOptions;
   /** Who may frame the form page (CSP frame-ancestors). Default `*`. */
   frameAncestors?: readonly string[];
-  /** A line per request and per callback attempt; default silent. */
+  /** A line per request and per callback attempt; default silent. Form keys are never written. */
   log?: (line: string) => void;
+  /** The most invoices kept; past it the oldest settled one is forgotten first. Default 10000. */
+  maxInvoices?: number;
+  /** The most entries kept in `requests()` and of finished deliveries in `callbacks()`; the oldest go
+   *  first, and a callback still being delivered is never dropped. Default 10000. */
+  maxRecords?: number;
   /** Holds every payout answer this long after the payout is made, to let a client time out. Default 0. */
   payoutDelayMs?: number;
 }
@@ -55,7 +61,13 @@ export interface ResolvedOptions {
   frameAncestors: readonly string[];
   log: (line: string) => void;
   payoutDelayMs: number;
+  maxInvoices: number;
+  maxRecords: number;
 }
+
+/** The environment variable the command reads the secret from, so it is not on the command line. */
+export const SECRET_ENV = 'PAY_FORM_SANDBOX_SECRET';
+export const DEFAULT_MAX_RECORDS = 10_000;
 
 /** A sandbox started with a typo should fail loudly, not run with a default the caller did not mean. */
 export class SandboxOptionsError extends Error {
@@ -67,6 +79,8 @@ const callbackUrl: OptionCheck = (v) =>
 const port: OptionCheck = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? undefined : 'must be 0..65535');
 const notEmpty: OptionCheck = (v) => (v === '' ? 'must not be empty' : undefined);
 const any: OptionCheck = () => undefined;
+const atLeastOne: OptionCheck = (v) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'must be a whole number of at least 1';
 
 const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
   port: { check: port },
@@ -80,6 +94,8 @@ const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
   frameAncestors: { check: any },
   log: { check: any },
   payoutDelayMs: { check: nonNegative },
+  maxInvoices: { check: atLeastOne },
+  maxRecords: { check: atLeastOne },
 };
 
 const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
@@ -117,6 +133,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     frameAncestors: options.frameAncestors ?? ['*'],
     log: options.log ?? (() => {}),
     payoutDelayMs: options.payoutDelayMs ?? 0,
+    maxInvoices: options.maxInvoices ?? DEFAULT_MAX_INVOICES,
+    maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
   };
 }
 

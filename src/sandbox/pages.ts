@@ -118,8 +118,15 @@ export function formPage(data: FormPageData, nonce: string): string {
   return document(t.locale, `${t.title}: ${formatAmount(data.amount, data.currency, t.locale)}`, main, nonce);
 }
 
-export function messagePage(title: string, message: string, nonce: string, role: 'alert' | 'status'): string {
+/** A link on a message page, e.g. back to the shop's return page. */
+export interface PageLink {
+  href: string;
+  text: string;
+}
+
+export function messagePage(title: string, message: string, nonce: string, role: 'alert' | 'status', link?: PageLink): string {
+  const back = link ? html`\n<p><a href="${link.href}" data-testid="back">${link.text}</a></p>` : html``;
   const main = html`<h1>${title}</h1>
-<p role="${role}">${message}</p>`;
+<p role="${role}">${message}</p>${back}`;
   return document('en', title, main, nonce);
 }

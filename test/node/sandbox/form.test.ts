@@ -86,6 +86,17 @@ describe('the form page', () => {
   });
 });
 
+describe('IN and ID as the service gives them (docs/sandbox.md)', () => {
+  test('IN shows Indonesian labels, ID shows Hindi ones', async () => {
+    const indonesian = await (await fetch(openUrl(f.sb, await obtainKey(f.sb, { language: 'IN' })))).text();
+    assert.match(indonesian, /<html lang="id">/);
+    assert.match(indonesian, />Bayar</);
+    const hindi = await (await fetch(openUrl(f.sb, await obtainKey(f.sb, { language: 'ID' })))).text();
+    assert.match(hindi, /<html lang="hi">/);
+    assert.match(hindi, />भुगतान करें</);
+  });
+});
+
 describe('Pay and Decline', () => {
   test('Pay: 303 to success_url, then one signed success callback to a real f.receiver', async () => {
     const fields = tokenFields({ request_id: 'order-pay' });

@@ -1,0 +1,94 @@
+// The sandbox over a long run and in its log: form keys (bearer secrets) never written, invoices and
+// records bounded with the oldest settled invoice forgotten first, and a used key's page leading back
+// to the shop.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { encodeKeySegment } from '../../../src/service/paths.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
+import { obtainKey, payoutFields, postJson, press, sandbox, signedBody, startReceiver } from './helpers.js';
+
+const open: Sandbox[] = [];
+after(() => Promise.all(open.map((s) => s.close())));
+
+test('form keys are written neither to the log nor to requests()', async () => {
+  const lines: string[] = [];
+  const sb = await sandbox({ log: (line) => lines.push(line) });
+  open.push(sb);
+  const key = await obtainKey(sb, { request_id: 'log-1' });
+  await fetch(`${sb.url}/api/jsapi/open/${encodeKeySegment(key)}/`).then((r) => r.text());
+  await press(sb, key, 'pay');
+  await fetch(`${sb.url}/api/jsapi/open/${encodeKeySegment(key)}`).then((r) => r.text());
+  const written = [...lines, ...sb.requests().map((r) => r.path)].join('\n');
+  assert.ok(!written.includes(key) && !written.includes(encodeKeySegment(key)), written);
+  assert.deepEqual(sb.requests().map((r) => `${r.method} ${r.path} ${r.status}`), [
+    'POST /api/jsapi/obtain_token/ 200',
+    'GET /api/jsapi/open/{key}/ 200',
+    'POST /api/jsapi/open/{key}/pay 303',
+    'GET /api/jsapi/open/{key} 404',
+  ]);
+});
+
+test('invoices are capped: past maxInvoices the oldest settled one goes first, then the oldest pending', async () => {
+  const sb = await sandbox({ maxInvoices: 3 });
+  open.push(sb);
+  const ids = () => sb.invoices().map((i) => i.request_id);
+  const k1 = await obtainKey(sb, { request_id: 'cap-1' });
+  await obtainKey(sb, { request_id: 'cap-2' });
+  const k3 = await obtainKey(sb, { request_id: 'cap-3' });
+  await press(sb, k1, 'pay');
+  await obtainKey(sb, { request_id: 'cap-4' });
+  assert.deepEqual(ids(), ['cap-2', 'cap-3', 'cap-4'], 'the paid cap-1 went');
+  await press(sb, k3, 'decline');
+  await obtainKey(sb, { request_id: 'cap-5' });
+  assert.deepEqual(ids(), ['cap-2', 'cap-4', 'cap-5'], 'the settled cap-3 went, not the older pending cap-2');
+  await obtainKey(sb, { request_id: 'cap-6' });
+  assert.deepEqual(ids(), ['cap-4', 'cap-5', 'cap-6'], 'all pending: the oldest went');
+  assert.equal((await fetch(`${sb.url}/api/jsapi/open/${encodeKeySegment(k1)}/`)).status, 404, 'a forgotten key is unknown');
+  await sb.callbacksIdle();
+});
+
+test('requests() and finished callbacks are capped at maxRecords; a callback being delivered is kept', async () => {
+  let answer = 200;
+  const receiver = await startReceiver(() => answer);
+  const retry = { initialDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 2, timeoutMs: 2000 };
+  try {
+    const sb = await sandbox({ maxRecords: 4, callbackUrl: receiver.url, callbackRetry: retry });
+    open.push(sb);
+    for (let i = 0; i < 8; i++) {
+      assert.equal((await postJson(`${sb.url}/api/payout/`, await signedBody(payoutFields()))).status, 200);
+    }
+    await sb.callbacksIdle();
+    assert.equal(sb.requests().length, 4);
+    assert.deepEqual(sb.callbacks().map((d) => d.state), ['delivered', 'delivered', 'delivered', 'delivered']);
+    answer = 503; // the merchant is down: these wait for a retry a minute away
+    for (let i = 0; i < 6; i++) await postJson(`${sb.url}/api/payout/`, await signedBody(payoutFields()));
+    await receiver.received(8 + 6);
+    assert.deepEqual(sb.callbacks().map((d) => d.state), Array(6).fill('pending'), 'over the cap, none being delivered is dropped');
+  } finally {
+    await Promise.all(open.map((s) => s.close()));
+    await receiver.close();
+  }
+});
+
+test('a used key\'s page links back to the shop\'s return page for its result', async () => {
+  const sb = await sandbox();
+  open.push(sb);
+  const paid = await obtainKey(sb, { success_url: 'https://shop.example/return?status=success&o=1' });
+  await press(sb, paid, 'pay');
+  const page = await fetch(`${sb.url}/api/jsapi/open/${encodeKeySegment(paid)}/`);
+  assert.equal(page.status, 410);
+  assert.match(await page.text(), /<a href="https:\/\/shop\.example\/return\?status=success&amp;o=1" data-testid="back">Back to the shop<\/a>/);
+  const declined = await obtainKey(sb, { fail_url: 'https://shop.example/return?status=fail' });
+  await press(sb, declined, 'decline');
+  assert.match(await (await fetch(`${sb.url}/api/jsapi/open/${encodeKeySegment(declined)}/`)).text(), /href="https:\/\/shop\.example\/return\?status=fail"/);
+  const none = await obtainKey(sb, { success_url: undefined, fail_url: undefined });
+  await press(sb, none, 'pay');
+  assert.doesNotMatch(await (await fetch(`${sb.url}/api/jsapi/open/${encodeKeySegment(none)}/`)).text(), /<a /);
+});
+
+test('maxInvoices and maxRecords must be whole numbers of at least 1', async () => {
+  for (const bad of [0, -1, 1.5, Number.NaN]) {
+    await assert.rejects(sandbox({ maxInvoices: bad }), /maxInvoices must be a whole number of at least 1/);
+    await assert.rejects(sandbox({ maxRecords: bad }), /maxRecords must be a whole number of at least 1/);
+  }
+});
