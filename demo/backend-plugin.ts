@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'vite';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { escapeHtml } from '../src/sandbox/pages.js';
+import { checkHttpUrl } from '../src/service/form-url.js';
 import { CHECKOUT_PREFIX, DemoBackend, type DemoBackendConfig } from './backend.js';
 
 export interface DemoBackendOptions {
@@ -32,7 +33,7 @@ function wholeNumber(env: DemoBackendOptions['env'], name: string, min: 0 | 1): 
 }
 
 /** The real service when all three variables are set; the sandbox when none is; an error in between. */
-export function serviceFromEnv(env: DemoBackendOptions['env'] = {}): Omit<DemoBackendConfig, 'sandbox'> | undefined {
+export function serviceFromEnv(env: DemoBackendOptions['env'] = {}): Omit<DemoBackendConfig, 'sandbox' | 'shopOrigin'> | undefined {
   const set = REAL_SERVICE_VARS.filter((name) => env[name]);
   if (set.length === 0) return undefined;
   if (set.length < REAL_SERVICE_VARS.length) {
@@ -46,6 +47,18 @@ export function serviceFromEnv(env: DemoBackendOptions['env'] = {}): Omit<DemoBa
     siteId: wholeNumber(env, 'PAY_FORM_SITE_ID', 1) ?? 1,
     redirectSiteId: wholeNumber(env, 'PAY_FORM_REDIRECT_SITE_ID', 1),
   };
+}
+
+/** PAY_FORM_SHOP_ORIGIN: where the shop is reached when not at http://localhost:{port} (a proxy, a name). */
+export function shopOriginFromEnv(env: DemoBackendOptions['env'] = {}): string | undefined {
+  const text = env.PAY_FORM_SHOP_ORIGIN;
+  if (text === undefined || text === '') return undefined;
+  // The return pages are navigation targets: the element's URL rule applies (https, http on loopback only).
+  const checked = checkHttpUrl(text, 'invalid-redirect-url', 'PAY_FORM_SHOP_ORIGIN');
+  if (!checked.ok || checked.value.href !== `${checked.value.origin}/`) {
+    throw new DemoConfigError(`PAY_FORM_SHOP_ORIGIN must be an origin such as https://shop.example, got ${JSON.stringify(text)}`);
+  }
+  return checked.value.origin;
 }
 
 async function sandboxOnFreePort(port: number, callbackUrl: string, secret: string): Promise<Sandbox> {
@@ -85,21 +98,23 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
       const env = options.env ?? process.env;
       // A half-set environment stops `npm start` at once, before anything listens.
       const real = serviceFromEnv(env);
-      const realBackend = real ? new DemoBackend({ ...real, sandbox: false }) : undefined;
+      const configuredOrigin = shopOriginFromEnv(env);
       const sandboxPort = wholeNumber(env, 'PAY_FORM_SANDBOX_PORT', 0) ?? DEFAULT_SANDBOX_PORT;
       running = new Promise<Running>((resolve, reject) => {
         httpServer.once('listening', () => {
           const { address, family, port } = httpServer.address() as AddressInfo;
           const host = family === 'IPv6' ? `[${address}]` : address;
           const callbackUrl = `http://${host}:${port}${CHECKOUT_PREFIX}callback`;
+          // The address the log below tells the person to open, unless PAY_FORM_SHOP_ORIGIN names another.
+          const shopOrigin = configuredOrigin ?? `http://localhost:${port}`;
           (async (): Promise<Running> => {
-            if (realBackend) return { backend: realBackend, sandbox: undefined };
+            if (real) return { backend: new DemoBackend({ ...real, sandbox: false, shopOrigin }), sandbox: undefined };
             // A fresh secret each run: it only has to be shared by this backend and its own sandbox.
             const secret = crypto.randomUUID();
             const sandbox = await sandboxOnFreePort(sandboxPort, callbackUrl, secret);
             const backend = new DemoBackend({
               baseUrl: sandbox.url, merchantId: sandbox.merchantId, secret,
-              siteId: SANDBOX_SITE, redirectSiteId: SANDBOX_REDIRECT_SITE, sandbox: true,
+              siteId: SANDBOX_SITE, redirectSiteId: SANDBOX_REDIRECT_SITE, sandbox: true, shopOrigin,
             });
             return { backend, sandbox };
           })().then((started) => {
@@ -107,7 +122,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
               ? `the embedded sandbox at ${started.sandbox.url} (merchant ${started.sandbox.merchantId})`
               : `${started.backend.config.baseUrl} (merchant ${started.backend.config.merchantId}, from PAY_FORM_* variables)`;
             server.config.logger.info(
-              `\n  pay-form demo: open http://localhost:${port}/ and press Pay\n` +
+              `\n  pay-form demo: open ${shopOrigin}/ and press Pay\n` +
                 `  payment service: ${service}\n  callbacks are received at ${callbackUrl}\n`,
             );
             resolve(started);

@@ -17,6 +17,9 @@ export interface DemoBackendConfig {
   siteId: number;
   redirectSiteId: number | undefined;
   sandbox: boolean;
+  /** The origin the shop's pages are served from, e.g. `http://localhost:5173`: success_url and
+   *  fail_url are built on it, never on the request's Host header, which the browser (or anyone) sets. */
+  shopOrigin: string;
 }
 
 export interface CallbackLogEntry {
@@ -60,7 +63,7 @@ export class DemoBackend {
         json(200, { products: priceList(), currencies: Object.keys(RATES), methods: DEMO_METHODS, languages: DEMO_LANGUAGES }),
       ),
       'POST orders': node((request) => this.#createOrder(request)),
-      'POST token': node(tokenHandler),
+      'POST token': node((request) => this.#token(request, tokenHandler)),
       'POST callback': node(callbackHandler),
       'GET callbacks': node(async () => json(200, this.#log)),
       'GET events': (req, res) => this.#stream(req, res),
@@ -113,12 +116,25 @@ export class DemoBackend {
     return json(201, { order_ref, amount, currency, product_name });
   }
 
+  /** A paid order gets no new token: a second invoice for it could be paid a second time. */
+  async #token(request: Request, tokenHandler: FetchHandler): Promise<Response> {
+    const orderRef = await request
+      .clone()
+      .json()
+      .then((body: unknown) => (body as { order_ref?: unknown } | null)?.order_ref, () => undefined);
+    if (typeof orderRef === 'string' && this.orders.get(orderRef)?.status === 'paid') {
+      return json(409, { success: false, message: 'This order is already paid' });
+    }
+    return tokenHandler(request);
+  }
+
   /** The token request for an order, from the shop's own data. success_url / fail_url point back at the
-   *  origin the page was loaded from, so the return page's message comes from the page's own origin. */
-  #tokenParams(request: Request, orderRef: string | undefined): TokenParams | null {
+   *  shop's configured origin, the one its pages are served from, so the return page's message comes
+   *  from the page's own origin; a forged Host header cannot move them. */
+  #tokenParams(_request: Request, orderRef: string | undefined): TokenParams | null {
     const order = this.orders.get(orderRef);
     if (!order) return null;
-    const origin = new URL(request.url).origin;
+    const origin = this.config.shopOrigin;
     const siteId = order.redirect_mode ? (this.config.redirectSiteId as number) : this.config.siteId;
     return {
       site_login: DEMO_CUSTOMER,

@@ -3,6 +3,7 @@
 // backend verified is listed, as text only.
 import '../src/element/index.js';
 import { formatAmount } from '../src/service/money.js';
+import type { PayForm } from '../src/element/index.js';
 import type { CallbackLogEntry } from './backend.js';
 
 interface Catalogue {
@@ -22,12 +23,13 @@ const EVENTS = [
   'pay-form-error',
 ] as const;
 
-/** What the person reads after each outcome the element reports. */
-const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, unknown>) => [string, string]>> = {
-  'pay-form-success': () => ['success', 'Payment successful'],
-  'pay-form-fail': () => ['fail', 'Payment failed'],
-  'pay-form-close': () => ['closed', 'Payment window closed'],
-  'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`],
+/** What the person reads after each outcome the element reports, and whether the form (showing the
+ *  shop's return page by then) is closed so the page's own result replaces it. */
+const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, unknown>) => [string, string, boolean]>> = {
+  'pay-form-success': () => ['success', 'Payment successful', true],
+  'pay-form-fail': () => ['fail', 'Payment failed', true],
+  'pay-form-close': () => ['closed', 'Payment window closed', false],
+  'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`, false],
 };
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
@@ -99,8 +101,22 @@ async function main(): Promise<void> {
 
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
+  const cancel = $<HTMLButtonElement>('#cancel');
   button.disabled = true;
+  cancel.hidden = true;
   showResult('', '');
+  // The first outcome of this payment stands: a close that follows a result does not replace it.
+  let done = false;
+  const finish = (status: string, text: string, closeForm: PayForm | undefined) => {
+    if (done) return;
+    done = true;
+    showResult(status, text);
+    cancel.hidden = true;
+    closeForm?.close();
+    button.disabled = false;
+    // Focus would otherwise fall to <body> (the dialog hands it back to a button disabled at the time).
+    button.focus();
+  };
   try {
     const response = await fetch('/api/checkout/orders', {
       method: 'POST',
@@ -121,22 +137,22 @@ async function pay(config: Config): Promise<void> {
     payForm.setAttribute('base-url', config.base_url);
     payForm.setAttribute('token-url', '/api/checkout/token');
     payForm.setAttribute('order-ref', order.order_ref);
-    payForm.setAttribute('display', (form.elements.namedItem('display') as RadioNodeList).value);
+    const display = (form.elements.namedItem('display') as RadioNodeList).value;
+    payForm.setAttribute('display', display);
     for (const name of EVENTS) {
       payForm.addEventListener(name, (e) => {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));
         const result = RESULTS[name]?.(detail);
-        if (result) {
-          showResult(...result);
-          button.disabled = false;
-        }
+        if (result) finish(result[0], result[1], result[2] ? payForm : undefined);
       });
     }
+    // An inline form has no Close button of its own (the modal has): the shop offers one.
+    cancel.hidden = display !== 'inline';
+    cancel.onclick = () => finish('cancelled', 'Payment cancelled', payForm);
     $('#payment').replaceChildren(payForm);
   } catch (error) {
-    showResult('error', `Payment could not start: ${error instanceof Error ? error.message : String(error)}`);
-    button.disabled = false;
+    finish('error', `Payment could not start: ${error instanceof Error ? error.message : String(error)}`, undefined);
   }
 }
 

@@ -95,7 +95,8 @@ test('inline: Pay in the sandbox form ends in "Payment successful" and a verifie
   await waitForText('#callbacks li', 'success: Hand grinder €81.88');
   const events = await page.locator('#events li').allTextContents();
   const names = events.map((e) => e.split(' ')[0]).filter((n) => n?.startsWith('pay-form-'));
-  assert.deepEqual(names, ['pay-form-open', 'pay-form-ready', 'pay-form-success']);
+  // The shop closes the form (and its framed return page) once it shows the result.
+  assert.deepEqual(names, ['pay-form-open', 'pay-form-ready', 'pay-form-success', 'pay-form-close']);
 });
 
 test('inline: Decline ends in "Payment failed" and a verified fail callback', async () => {

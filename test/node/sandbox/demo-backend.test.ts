@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { sign } from '../../../src/service/signature.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { DemoBackend } from '../../../demo/backend.js';
-import { serviceFromEnv } from '../../../demo/backend-plugin.js';
+import { serviceFromEnv, shopOriginFromEnv } from '../../../demo/backend-plugin.js';
 import { MERCHANT, press, sandbox, SECRET } from './helpers.js';
 
 let sb: Sandbox;
@@ -20,7 +20,9 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   sb = await sandbox({ callbackUrl: `${url}/api/checkout/callback` });
-  backend = new DemoBackend({ baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true });
+  backend = new DemoBackend({
+    baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: url,
+  });
 });
 after(async () => {
   backend.close();
@@ -110,4 +112,54 @@ test('serviceFromEnv: none set is the sandbox, all three a real service, some an
     () => serviceFromEnv({ PAY_FORM_BASE_URL: 'https://p', PAY_FORM_MERCHANT_ID: 'm', PAY_FORM_SECRET: 's', PAY_FORM_SITE_ID: '0' }),
     /PAY_FORM_SITE_ID must be a whole number from 1/,
   );
+});
+
+/** A token request with a Host header of the sender's choosing (fetch will not let one be set). */
+function tokenWithHost(orderRef: string, host: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const body = JSON.stringify({ order_ref: orderRef });
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path: '/api/checkout/token', method: 'POST', headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let text = '';
+        response.on('data', (c: Buffer) => (text += c.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+test('success_url and fail_url come from the configured shop origin, not the Host header', async () => {
+  const order = (await (await post('/api/checkout/orders', choices)).json()) as { order_ref: string };
+  const answer = await tokenWithHost(order.order_ref, 'evil.example');
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  const invoice = sb.invoices().find((i) => i.key === answer.body.key);
+  assert.equal(invoice?.success_url, `${url}/demo/return.html?status=success`);
+  assert.equal(invoice?.fail_url, `${url}/demo/return.html?status=fail`);
+});
+
+test('a paid order gets no second token (409), and the service is not asked for another invoice', async () => {
+  const order = (await (await post('/api/checkout/orders', choices)).json()) as { order_ref: string };
+  const { key } = (await (await post('/api/checkout/token', { order_ref: order.order_ref })).json()) as { key: string };
+  await press(sb, key, 'pay');
+  await sb.callbacksIdle();
+  assert.equal(backend.orders.get(order.order_ref)?.status, 'paid');
+  const invoicesBefore = sb.invoices().length;
+  const again = await post('/api/checkout/token', { order_ref: order.order_ref });
+  assert.equal(again.status, 409);
+  assert.deepEqual(await again.json(), { success: false, message: 'This order is already paid' });
+  assert.equal(sb.invoices().length, invoicesBefore, 'no second invoice');
+  assert.equal(backend.callbacks().filter((c) => c.request_id === order.order_ref).length, 1, 'one success callback');
+});
+
+test('PAY_FORM_SHOP_ORIGIN: an origin is taken as it is, anything else refused', () => {
+  assert.equal(shopOriginFromEnv({}), undefined);
+  assert.equal(shopOriginFromEnv({ PAY_FORM_SHOP_ORIGIN: 'https://shop.example' }), 'https://shop.example');
+  assert.equal(shopOriginFromEnv({ PAY_FORM_SHOP_ORIGIN: 'http://localhost:5173/' }), 'http://localhost:5173');
+  for (const bad of ['shop.example', 'https://shop.example/checkout', 'javascript:alert(1)', 'http://shop.example']) {
+    assert.throws(() => shopOriginFromEnv({ PAY_FORM_SHOP_ORIGIN: bad }), /PAY_FORM_SHOP_ORIGIN must be an origin/, bad);
+  }
 });
