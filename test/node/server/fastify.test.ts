@@ -3,6 +3,8 @@
 // will never come. In a scope whose JSON parser leaves the body unread, the raw bytes get through.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createCallbackHandler, sign, toNodeHandler, type CallbackPayload } from '../../../src/server/index.js';
 import { SECRET } from './service.js';
@@ -51,4 +53,27 @@ test('Fastify in a scope that leaves the body unread: the signed callback is ver
   assert.equal((await post('/raw/callback', body)).status, 200);
   assert.deepEqual(seen.map((p) => p.invoice_id), ['inv-fastify']);
   assert.equal((await post('/raw/callback', body.replace('success', 'SUCCESS'))).status, 401);
+});
+
+test('node:http: a body another listener already read is a 500 naming the cause, at once', LIMIT, async (t) => {
+  const callback = toNodeHandler(createCallbackHandler({ secret: SECRET, onStatus: () => undefined }));
+  const server = http.createServer((req, res) => {
+    // Someone else's middleware drained the stream before the handler ran.
+    req.resume();
+    req.once('end', () => callback(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"invoice_id":"a","status":"b","signature":"c"}',
+    });
+    assert.equal(response.status, 500);
+    assert.match(((await response.json()) as { message: string }).message, /body was already read by a body parser/);
+    t.diagnostic('consumed body: Fastify default parsers and a node:http pre-read both answered 500 with the cause (Express express.json(): express.test.ts)');
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
