@@ -170,3 +170,67 @@ test('the token answer carries the key only: no secret, no amount', async () => 
   const order = orders[0]?.request as Record<string, unknown>;
   assert.equal('amount' in order, false, 'the order the page creates names no amount either');
 });
+
+// Keyboard and flow: focus lands on a sensible control after paying, cancelling or closing; an inline
+// form can be cancelled; the framed return page is closed once the page shows the result; and an order
+// already paid cannot be paid again.
+const focused = () => page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName ?? null);
+const frames = () => page.locator('pay-form iframe').count();
+
+test('inline: after paying, the return page is closed, the result shown, and focus is on Pay', async () => {
+  const { orderRef } = await checkout({ display: 'inline' });
+  await frame().getByRole('button', { name: 'Pay' }).click();
+  await waitForText('#result', 'Payment successful');
+  await page.waitForFunction(() => document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe') === null);
+  assert.equal(await frames(), 0, 'the framed return page is gone');
+  assert.equal(await page.locator('#result').textContent(), 'Payment successful', 'the result stays');
+  assert.equal(await focused(), 'pay');
+  await callbackFor(orderRef, 'success');
+});
+
+test('inline: Cancel payment closes the open form, says so, pays nothing, and focuses Pay', async () => {
+  const { orderRef } = await checkout({ display: 'inline' });
+  await frame().getByRole('button', { name: 'Pay' }).waitFor();
+  const cancel = page.getByRole('button', { name: 'Cancel payment' });
+  await cancel.focus();
+  await page.keyboard.press('Enter');
+  await waitForText('#result', 'Payment cancelled');
+  assert.equal(await frames(), 0);
+  assert.equal(await cancel.isHidden(), true);
+  assert.equal(await focused(), 'pay');
+  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === orderRef), []);
+});
+
+test('modal: Close hands focus to Pay, not to <body>', async () => {
+  await checkout({ display: 'modal' });
+  await frame().getByRole('button', { name: 'Pay' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Cancel payment' }).isHidden(), true, 'the modal has its own Close');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await waitForText('#result', 'Payment window closed');
+  assert.equal(await focused(), 'pay');
+});
+
+test('modal: after paying, the dialog is closed, the result stays, and focus is on Pay', async () => {
+  const { orderRef } = await checkout({ display: 'modal' });
+  await frame().getByRole('button', { name: 'Pay' }).click();
+  await waitForText('#result', 'Payment successful');
+  await page.waitForFunction(() => !document.querySelector('pay-form')?.shadowRoot?.querySelector('dialog[open]'));
+  assert.equal(await page.locator('#result').textContent(), 'Payment successful');
+  assert.equal(await focused(), 'pay');
+  await callbackFor(orderRef, 'success');
+});
+
+test('script-tag page: the fixed order, once paid, is refused a second token: one invoice, one callback', async () => {
+  await page.goto(`${demo.url}/demo/script-tag.html`);
+  await frame().getByRole('button', { name: 'Pay' }).click();
+  await waitForText('#result', 'Payment successful');
+  await callbackFor('demo-beans-usd', 'success');
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/checkout/token'));
+  await page.reload();
+  assert.equal((await refused).status(), 409);
+  await page.waitForFunction(() => (document.querySelector('pay-form') as (Element & { state?: string }) | null)?.state === 'error');
+  assert.equal(await frames(), 0, 'no form for a paid order');
+  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === 'demo-beans-usd').map((c) => c.status), ['success']);
+  // The refusal itself is the one expected failed request.
+  problems.splice(0, problems.length, ...problems.filter((p) => !/HTTP 409 .*\/api\/checkout\/token$/.test(p)));
+});

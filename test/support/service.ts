@@ -2,6 +2,8 @@
 // receives (so tests can count what reached the wire) and answers through a per-test function.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
+import { after } from 'node:test';
+import assert from 'node:assert/strict';
 import { canonicalJson, sign } from '../../src/service/signature.js';
 import { PaymentClient, type PaymentClientOptions } from '../../src/server/index.js';
 import { SECRET, MERCHANT } from './constants.js';
@@ -105,3 +107,25 @@ export const PAYOUT = {
   method: 'card',
   additional_fields: { card_number: '4111111111111111' },
 } as const;
+
+/** For a test file: starts a service per call and closes them all after the file. */
+export function servicesForFile(): (respond: Responder) => Promise<Service> {
+  const open: Service[] = [];
+  after(() => Promise.all(open.map((s) => s.close())));
+  return async (respond) => {
+    const s = await startService(respond);
+    open.push(s);
+    return s;
+  };
+}
+
+/** Runs the call, expects `type`, and returns the error for further checks. */
+export async function fails<E extends Error>(call: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof type, `expected ${type.name}, got ${String(error)}`);
+    return error;
+  }
+  assert.fail(`expected ${type.name}, got success`);
+}

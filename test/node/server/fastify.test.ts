@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createCallbackHandler, sign, toNodeHandler, type CallbackPayload } from '../../../src/server/index.js';
-import { SECRET } from './service.js';
+import { SECRET } from '../../support/service.js';
 
 let app: FastifyInstance;
 let base: string;

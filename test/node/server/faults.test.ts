@@ -1,6 +1,6 @@
 // Upstream faults (issue 6 item 3) against real loopback servers: each gives the documented typed
 // error after the documented number of attempts, counted on the server. Timeouts are only limits.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ApiError,
@@ -13,30 +13,14 @@ import {
   type PayoutParams,
   type TokenParams,
 } from '../../../src/server/index.js';
-import { answerSigned, clientFor, PAYOUT, refusedUrl, startService, TOKEN, type Responder, type Service } from '../../support/service.js';
+import { answerSigned, clientFor, fails, PAYOUT, refusedUrl, servicesForFile, TOKEN, type Responder } from '../../support/service.js';
 
-const open: Service[] = [];
-after(() => Promise.all(open.map((s) => s.close())));
-async function service(respond: Responder): Promise<Service> {
-  const s = await startService(respond);
-  open.push(s);
-  return s;
-}
+const service = servicesForFile();
 
 const token = TOKEN as unknown as TokenParams;
 const payout = PAYOUT as unknown as PayoutParams;
 const LIMIT = { timeout: 20_000 };
 
-/** Runs the call, expects `type`, and returns the error for further checks. */
-async function fails<E extends Error>(call: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof type, `expected ${type.name}, got ${String(error)}`);
-    return error;
-  }
-  assert.fail(`expected ${type.name}, got success`);
-}
 
 const hang: Responder = () => undefined;
 const raw =

@@ -1,29 +1,14 @@
-// What a payout's answer may be taken to mean: a refusal is definite only when it is signed and below
-// 500; a signed success is ours only when it echoes our request. Anything else leaves the outcome
+// What a payout's answer may be taken to mean: a refusal is definite only when it is signed and a 4xx
+// other than 409; a signed success is ours only when it echoes our request. Anything else leaves the outcome
 // unknown, and the payout is never sent again.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, BadResponseError, type PayoutParams, type TokenParams } from '../../../src/server/index.js';
-import { answerSigned, clientFor, happyService, PAYOUT, startService, TOKEN, type Responder, type Service } from '../../support/service.js';
+import { answerSigned, clientFor, fails, happyService, PAYOUT, servicesForFile, TOKEN, type Responder } from '../../support/service.js';
 
-const open: Service[] = [];
-after(() => Promise.all(open.map((s) => s.close())));
-async function service(respond: Responder): Promise<Service> {
-  const s = await startService(respond);
-  open.push(s);
-  return s;
-}
+const service = servicesForFile();
 
 const payout = PAYOUT as unknown as PayoutParams;
-
-async function rejection<E extends Error>(call: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
-  const error = await call.then(
-    () => assert.fail(`expected ${type.name}, got success`),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof type, `expected ${type.name}, got ${String(error)}`);
-  return error;
-}
 
 const unsigned =
   (status: number, body: unknown): Responder =>
@@ -46,7 +31,7 @@ describe('a refused payout: definite or unknown', () => {
   for (const [name, respond, unknown] of cases) {
     test(`${name}: ApiError with outcomeUnknown ${unknown}, sent once`, async (t) => {
       const s = await service(respond);
-      const error = await rejection(clientFor(s.url, { maxRetries: 3 }).createPayout(payout), ApiError);
+      const error = await fails(clientFor(s.url, { maxRetries: 3 }).createPayout(payout), ApiError);
       assert.equal(error.outcomeUnknown, unknown);
       assert.equal(/reconcile, do not resend/.test(error.message), unknown);
       assert.equal(s.requests.length, 1, 'a payout is never resent');
@@ -55,7 +40,7 @@ describe('a refused payout: definite or unknown', () => {
   }
   test('obtain_token refusals never claim an unknown outcome (no money moves)', async () => {
     const s = await service(unsigned(400, { success: false }));
-    const error = await rejection(clientFor(s.url).obtainToken(TOKEN as unknown as TokenParams), ApiError);
+    const error = await fails(clientFor(s.url).obtainToken(TOKEN as unknown as TokenParams), ApiError);
     assert.equal(error.outcomeUnknown, false);
   });
 });
@@ -77,7 +62,7 @@ describe('a signed payout answer is tied to its request', () => {
     });
     const client = clientFor(s.url);
     assert.equal((await client.createPayout(payout)).request_id, 'payout-1');
-    const error = await rejection(client.createPayout({ ...payout, request_id: 'payout-2', amount: 9999 }), BadResponseError);
+    const error = await fails(client.createPayout({ ...payout, request_id: 'payout-2', amount: 9999 }), BadResponseError);
     assert.equal(error.reason, 'mismatch');
     assert.equal(error.outcomeUnknown, true);
     assert.match(error.message, /request_id does not match the request/);
@@ -99,7 +84,7 @@ describe('a signed payout answer is tied to its request', () => {
           else answer[field] = typeof answer[field] === 'number' ? Number(answer[field]) + 1 : `${String(answer[field])}x`;
           await answerSigned(res, 200, answer);
         });
-        const error = await rejection(clientFor(s.url).createPayout(payout), BadResponseError);
+        const error = await fails(clientFor(s.url).createPayout(payout), BadResponseError);
         assert.equal(error.reason, 'mismatch', `${field} ${change}`);
         assert.equal(error.outcomeUnknown, true);
         assert.match(error.message, new RegExp(`${field} does not match`));
