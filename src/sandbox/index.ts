@@ -86,6 +86,9 @@ function redactKey(pathname: string): string {
   return `${OPEN_FORM_PATH}{key}${slash < 0 ? '' : tail.slice(slash)}`;
 }
 
+const ROOT_TEXT = 'pay-form sandbox: a local payment service for development (docs/sandbox.md)\n';
+const ROOT_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
 const TOO_LARGE = `Request body too large (over ${MAX_BODY_BYTES} bytes)`;
 
 /**
@@ -107,6 +110,12 @@ function sandboxHandler(ctx: ApiContext, record: (request: Request, status: numb
     if (page) {
       record(request, page.status);
       return new Response(page.body, { status: page.status, headers: page.headers });
+    }
+    if (pathname === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The element's reachability probe (a no-cors HEAD to the service's origin) and a person
+      // checking the address both get a plain 200.
+      record(request, 200);
+      return new Response(request.method === 'HEAD' ? null : ROOT_TEXT, { status: 200, headers: ROOT_HEADERS });
     }
     const notFound = await signedAnswer(ctx, failure(404, `Not found: ${pathname}`));
     record(request, 404);

@@ -78,6 +78,13 @@ describe('routing', () => {
     assert.equal(body.success, false);
     assert.equal(await verify(body, SECRET), true);
   });
+  test('GET and HEAD on the origin answer 200 (the element probes it to tell a service that is down)', async () => {
+    const get = await fetch(`${f.sb.url}/`);
+    assert.equal(get.status, 200);
+    assert.match(await get.text(), /pay-form sandbox/);
+    assert.equal((await fetch(`${f.sb.url}/`, { method: 'HEAD' })).status, 200);
+    assert.equal((await fetch(`${f.sb.url}/`, { method: 'POST' })).status, 404, 'only GET and HEAD');
+  });
   test('an unknown path is 404, signed', async () => {
     const answer = await postJson(`${f.sb.url}/api/payout`, await signedBody(payoutFields()));
     assert.equal(answer.status, 404);
