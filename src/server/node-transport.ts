@@ -19,7 +19,7 @@ import type { BadResponseReason } from './errors.js';
 
 interface HttpModule {
   Agent: new (options: { keepAlive: boolean; timeout: number; scheduling: 'lifo' | 'fifo' }) => Agent;
-  request(url: string, options: RequestOptions, callback: (res: IncomingMessage) => void): ClientRequest;
+  request(options: RequestOptions, callback: (res: IncomingMessage) => void): ClientRequest;
 }
 
 interface Host {
@@ -68,10 +68,26 @@ export function nodeTransport(host: Host = globalThis as Host): AttemptFn | unde
   if (!http || !https) return undefined;
   const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' } as const;
   const pools = { 'http:': { mod: http, agent: new http.Agent(options) }, 'https:': { mod: https, agent: new https.Agent(options) } };
+  // A client posts to two URLs: each is parsed once, not on every request.
+  const targets = new Map<string, Target>();
   return (settings, url, body) => {
-    const pool = url.startsWith('https:') ? pools['https:'] : pools['http:'];
-    return attempt(pool.mod, pool.agent, settings, url, body);
+    let target = targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      const pool = parsed.protocol === 'https:' ? pools['https:'] : pools['http:'];
+      const { hostname, port, pathname, search } = parsed;
+      // RequestOptions take an IPv6 host without its brackets.
+      const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+      target = { mod: pool.mod, options: { method: 'POST', agent: pool.agent, protocol: parsed.protocol, hostname: host, port, path: pathname + search } };
+      if (targets.size < 8) targets.set(url, target);
+    }
+    return attempt(target, settings, body);
   };
+}
+
+interface Target {
+  mod: HttpModule;
+  options: RequestOptions;
 }
 
 function headerOf(res: IncomingMessage, name: string): string | null {
@@ -79,7 +95,7 @@ function headerOf(res: IncomingMessage, name: string): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }
 
-function attempt(mod: HttpModule, agent: Agent, settings: TransportSettings, url: string, body: string): Promise<Attempt> {
+function attempt({ mod, options }: Target, settings: TransportSettings, body: string): Promise<Attempt> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (outcome: Attempt) => {
@@ -93,7 +109,7 @@ function attempt(mod: HttpModule, agent: Agent, settings: TransportSettings, url
       request.destroy();
     }, settings.timeoutMs);
     const headers = { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body) };
-    const request = mod.request(url, { method: 'POST', agent, headers }, (res) => {
+    const request = mod.request({ ...options, headers }, (res) => {
       const status = res.statusCode ?? 0;
       const retryAfterMs = parseRetryAfter(headerOf(res, 'retry-after'));
       // The connection is dropped with an unusable answer, as fetch cancels its body.

@@ -4,6 +4,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   BadResponseError,
   NetworkError,
@@ -94,6 +96,15 @@ test('the Node transport keeps connections alive: sequential requests share one 
     assert.equal(requests, 5);
     assert.equal(connections, 1, `5 requests came over ${connections} connections`);
   });
+
+test('the Node transport reaches an IPv6 loopback base URL (brackets dropped for node:http)', LIMIT, async (t) => {
+  const server = createServer((req, res) => void readText(req).then(() => answerSigned(res, 200, { success: true, key: 'k6' })));
+  await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  const answer = await clientFor(`http://[::1]:${port}`, NODE).obtainToken(token);
+  assert.equal(answer.key, 'k6');
+});
 
 test('without a fetch option, the client on Node does not use globalThis.fetch; with one, it does', LIMIT, async (t) => {
   const s = await service(happyService);
