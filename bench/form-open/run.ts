@@ -24,7 +24,7 @@
 //           its own proxy port (a new origin), so no socket from an earlier page can be reused.
 // The service answers `Connection: close` and the bundle `no-store`: no page inherits a warm socket.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -79,12 +79,15 @@ const sameSiteHost = await listen('127.0.0.1', host.server.listeners('request')[
 const sameSiteHostUrl = `http://127.0.0.1:${sameSiteHost.port}/`;
 
 /** Holds every new connection's bytes for `ms` before relaying: connection setup costs `ms`. */
-async function delayingProxy(ms: number): Promise<{ server: TcpServer; url: string; connections: () => number }> {
+async function delayingProxy(ms: number): Promise<{ url: string; connections: () => number; close: () => void }> {
   let connections = 0;
+  const sockets = new Set<Socket>();
   const server = createTcpServer((client) => {
     connections++;
+    sockets.add(client);
     client.pause();
     const upstream = connect(service.port, '127.0.0.1');
+    sockets.add(upstream);
     const cut = () => {
       client.destroy();
       upstream.destroy();
@@ -98,7 +101,15 @@ async function delayingProxy(ms: number): Promise<{ server: TcpServer; url: stri
     }, ms);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    // Each page gets its own proxy: closed with its sockets, or they keep the bench from exiting.
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 interface OpenTiming {
@@ -207,7 +218,7 @@ try {
     }
   }
 
-  const preRuns = Math.max(20, Math.round(runs / 2));
+  const preRuns = Math.max(Math.min(20, runs), Math.round(runs / 2));
   const preconnectRows: string[] = [];
   for (const [site, pageUrl] of [
     ['cross-site', hostUrl],
@@ -223,7 +234,8 @@ try {
         const timing = await openForm(page, how, proxy.url, `p-${site}-${how}-${i}`, 3 * delayMs);
         await page.close();
         sockets[how] += proxy.connections();
-              times[how].push(timing.response);
+        proxy.close();
+        times[how].push(timing.response);
       }
     }
     const pre = times.element;
@@ -273,7 +285,8 @@ try {
 } finally {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });
-  service.server.close();
-  host.server.close();
-  sameSiteHost.server.close();
+  for (const { server } of [service, host, sameSiteHost]) {
+    server.closeAllConnections();
+    server.close();
+  }
 }

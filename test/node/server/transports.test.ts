@@ -1,7 +1,7 @@
 // The two ways PaymentClient sends: the Node transport (node:http with a keep-alive Agent, the default on
 // Node when no fetch is given) and fetch (given by the user, or on other runtimes). Each rule is proven
 // for both here; `npm run test:node:fetch` runs every other client test through fetch as well.
-import { after, describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -21,12 +21,10 @@ import { readText, startServer } from '../../support/loopback.js';
 const token = TOKEN as unknown as TokenParams;
 const payout = PAYOUT as unknown as PayoutParams;
 const LIMIT = { timeout: 20_000 };
-const open: Service[] = [];
-after(() => Promise.all(open.map((s) => s.close())));
-
-async function service(respond: Responder): Promise<Service> {
+/** A loopback service closed when test `t` ends. */
+async function service(t: TestContext, respond: Responder): Promise<Service> {
   const s = await startService(respond);
-  open.push(s);
+  t.after(() => s.close());
   return s;
 }
 
@@ -48,8 +46,8 @@ const TRANSPORTS: Record<string, Partial<PaymentClientOptions>> = {
 
 for (const [name, transport] of Object.entries(TRANSPORTS)) {
   describe(name, () => {
-    test('a redirect is not followed: the signed body goes nowhere else', LIMIT, async () => {
-      const s = await service((request, res) => {
+    test('a redirect is not followed: the signed body goes nowhere else', LIMIT, async (t) => {
+      const s = await service(t, (request, res) => {
         if (request.path === '/elsewhere/') return happyService(request, res);
         res.writeHead(307, { location: '/elsewhere/', 'content-type': 'text/plain' });
         res.end('moved');
@@ -59,15 +57,15 @@ for (const [name, transport] of Object.entries(TRANSPORTS)) {
       assert.deepEqual(s.requests.map((r) => r.path), ['/api/payout/']);
     });
 
-    test('a JSON redirect is not followed either: BadResponseError shape', LIMIT, async () => {
-      const s = await service((_request, res) => answerSigned(res, 308, { success: true, key: 'k' }));
+    test('a JSON redirect is not followed either: BadResponseError shape', LIMIT, async (t) => {
+      const s = await service(t, (_request, res) => answerSigned(res, 308, { success: true, key: 'k' }));
       const error = await rejects(clientFor(s.url, { ...transport, maxRetries: 0 }).obtainToken(token), BadResponseError);
       assert.equal(error.reason, 'shape');
       assert.equal(s.requests.length, 1);
     });
 
-    test('per attempt timeout, payout sent once', LIMIT, async () => {
-      const s = await service(() => undefined);
+    test('per attempt timeout, payout sent once', LIMIT, async (t) => {
+      const s = await service(t, () => undefined);
       const error = await rejects(clientFor(s.url, { ...transport, timeoutMs: 150 }).createPayout(payout), TimeoutError);
       assert.equal(error.outcomeUnknown, true);
       assert.equal(s.requests.length, 1);
@@ -107,7 +105,7 @@ test('the Node transport reaches an IPv6 loopback base URL (brackets dropped for
 });
 
 test('without a fetch option, the client on Node does not use globalThis.fetch; with one, it does', LIMIT, async (t) => {
-  const s = await service(happyService);
+  const s = await service(t, happyService);
   const calls: string[] = [];
   const real = globalThis.fetch;
   t.mock.method(globalThis, 'fetch', (url: string | URL | Request, init?: RequestInit) => {
