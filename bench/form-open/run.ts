@@ -3,7 +3,8 @@
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
 // opens), which would hide what preconnect does for real users. Host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
-// production). The element is the esbuild production bundle of src/element/index.ts, served no-store.
+// production). The element is the shipped script-tag bundle dist/pay-form.min.js (run `npm run build`
+// first), served no-store.
 //   define: performance.now() before appending <script type=module src=bundle> to
 //           customElements.whenDefined('pay-form').
 //   open:   on a connected <pay-form base-url=service>, performance.now() just before `el.key = k`
@@ -23,13 +24,14 @@
 //           its own proxy port (a new origin), so no socket from an earlier page can be reused.
 // The service answers `Connection: close` and the bundle `no-store`: no page inherits a warm socket.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { buildBrowserBundle } from '../../scripts/element-bundle.js';
+import { machine, quantile, report } from '../stats.js';
 
 const runs = Number(process.argv[2] ?? 60);
 const delayMs = Number(process.argv[3] ?? 50);
@@ -57,7 +59,7 @@ const service = await listen('127.0.0.1', (req, res) => {
 });
 const serviceUrl = `http://127.0.0.1:${service.port}`;
 
-const { code } = await buildBrowserBundle();
+const code = await readFile(new URL('../../dist/pay-form.min.js', import.meta.url), 'utf8');
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><script>
 window.__longtasks = [];
 new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longtasks.push(e.duration); })
@@ -77,12 +79,15 @@ const sameSiteHost = await listen('127.0.0.1', host.server.listeners('request')[
 const sameSiteHostUrl = `http://127.0.0.1:${sameSiteHost.port}/`;
 
 /** Holds every new connection's bytes for `ms` before relaying: connection setup costs `ms`. */
-async function delayingProxy(ms: number): Promise<{ server: TcpServer; url: string; connections: () => number }> {
+async function delayingProxy(ms: number): Promise<{ url: string; connections: () => number; close: () => void }> {
   let connections = 0;
+  const sockets = new Set<Socket>();
   const server = createTcpServer((client) => {
     connections++;
+    sockets.add(client);
     client.pause();
     const upstream = connect(service.port, '127.0.0.1');
+    sockets.add(upstream);
     const cut = () => {
       client.destroy();
       upstream.destroy();
@@ -96,7 +101,15 @@ async function delayingProxy(ms: number): Promise<{ server: TcpServer; url: stri
     }, ms);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    // Each page gets its own proxy: closed with its sockets, or they keep the bench from exiting.
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 interface OpenTiming {
@@ -166,10 +179,6 @@ async function openForm(page: Page, how: 'element' | 'iframe' | 'element-late-ba
 }
 
 const median = (xs: number[]) => quantile(xs, 0.5);
-function quantile(xs: number[], q: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-}
 const ms = (x: number) => x.toFixed(2).padStart(7);
 const W = 52;
 const rule = (extra = '') => `|${'-'.repeat(W + 2)}|---------|---------|${extra}`;
@@ -209,7 +218,7 @@ try {
     }
   }
 
-  const preRuns = Math.max(20, Math.round(runs / 2));
+  const preRuns = Math.max(Math.min(20, runs), Math.round(runs / 2));
   const preconnectRows: string[] = [];
   for (const [site, pageUrl] of [
     ['cross-site', hostUrl],
@@ -225,7 +234,8 @@ try {
         const timing = await openForm(page, how, proxy.url, `p-${site}-${how}-${i}`, 3 * delayMs);
         await page.close();
         sockets[how] += proxy.connections();
-              times[how].push(timing.response);
+        proxy.close();
+        times[how].push(timing.response);
       }
     }
     const pre = times.element;
@@ -243,36 +253,40 @@ try {
   const diff = median(requestEl) - median(requestIf);
   const diffPlain = median(requestEl) - median(requestPlain);
   const version = browser.browser()?.version() ?? '?';
-  console.log(`bench/form-open, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Chromium ${version} headless, Node ${process.version}`);
-  console.log(`${runs} runs per row (after 3 warm-up runs), each on a fresh page (one regular profile, no warm sockets); loopback; production bundle ${(code.length / 1024).toFixed(1)} KiB minified`);
-  console.log('');
-  console.log(`| ${'measure (ms)'.padEnd(W)} |  median |     p95 |`);
-  console.log(rule());
-  console.log(line('script tag -> customElements.whenDefined', defineTimes));
-  console.log(line('set key -> form request sent (pay-form)', requestEl));
-  console.log(line('insert <iframe src> -> form request sent (baseline)', requestIf));
-  console.log(line('the same on a page without the bundle', requestPlain));
-  console.log(line('set key -> request arrives at service (pay-form)', serverElement));
-  console.log(line('insert <iframe src> -> request arrives at service', serverIframe));
-  console.log('');
-  console.log(
-    `pay-form vs hand-written iframe (same page state) at the median: ${diff >= 0 ? '+' : ''}${diff.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestIf)).toFixed(2)}; target within 1 ms: ${diff <= 1 ? 'met' : 'MISSED'}`,
+  const out: string[] = [];
+  out.push(`bench/form-open, ${machine()}, Chromium ${version} headless.`);
+  out.push(`${runs} runs per row (after 3 warm-up runs), each on a fresh page (one regular profile, no warm sockets); loopback; the shipped \`dist/pay-form.min.js\` (${(code.length / 1024).toFixed(1)} KiB minified).`);
+  out.push('');
+  out.push(`| ${'measure (ms)'.padEnd(W)} |  median |     p95 |`);
+  out.push(rule());
+  out.push(line('script tag -> customElements.whenDefined', defineTimes));
+  out.push(line('set key -> form request sent (pay-form)', requestEl));
+  out.push(line('insert <iframe src> -> form request sent (baseline)', requestIf));
+  out.push(line('the same on a page without the bundle', requestPlain));
+  out.push(line('set key -> request arrives at service (pay-form)', serverElement));
+  out.push(line('insert <iframe src> -> request arrives at service', serverIframe));
+  out.push('');
+  out.push(
+    `- pay-form vs hand-written iframe (same page state) at the median: ${diff >= 0 ? '+' : ''}${diff.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestIf)).toFixed(2)}; target within 1 ms: ${diff <= 1 ? 'met' : 'MISSED'}`,
   );
-  console.log(
-    `pay-form vs hand-written iframe on a page without the bundle: ${diffPlain >= 0 ? '+' : ''}${diffPlain.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestPlain)).toFixed(2)}`,
+  out.push(
+    `- pay-form vs hand-written iframe on a page without the bundle: ${diffPlain >= 0 ? '+' : ''}${diffPlain.toFixed(2)} ms, ratio ${(median(requestEl) / median(requestPlain)).toFixed(2)}`,
   );
-  console.log(
-    `long tasks (> 50 ms): ${longOf(element)} on ${element.length} pay-form pages (bundle load + open), ${longOf(iframe)} on ${iframe.length} iframe pages with the bundle, ${longOf(plain)} on ${plain.length} without`,
+  out.push(
+    `- long tasks (> 50 ms): ${longOf(element)} on ${element.length} pay-form pages (bundle load + open), ${longOf(iframe)} on ${iframe.length} iframe pages with the bundle, ${longOf(plain)} on ${plain.length} without`,
   );
-  console.log('');
-  console.log(`preconnect: connection setup delayed ${delayMs} ms by a TCP proxy in front of the service, ${preRuns} runs per row; set key -> first byte of the form (responseStart); page on http://localhost (cross-site) or http://127.0.0.1 (same-site) with the service on http://127.0.0.1:`);
-  console.log(`| ${'page and base-url (ms)'.padEnd(W)} |  median |     p95 | sockets |`);
-  console.log(rule('---------|'));
-  for (const line of preconnectRows) console.log(line);
+  out.push('');
+  out.push(`preconnect: connection setup delayed ${delayMs} ms by a TCP proxy in front of the service, ${preRuns} runs per row; set key -> first byte of the form (responseStart); page on http://localhost (cross-site) or http://127.0.0.1 (same-site) with the service on http://127.0.0.1:`);
+  out.push('');
+  out.push(`| ${'page and base-url (ms)'.padEnd(W)} |  median |     p95 | sockets |`);
+  out.push(rule('---------|'));
+  out.push(...preconnectRows);
+  await report(out.join('\n'));
 } finally {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });
-  service.server.close();
-  host.server.close();
-  sameSiteHost.server.close();
+  for (const { server } of [service, host, sameSiteHost]) {
+    server.closeAllConnections();
+    server.close();
+  }
 }

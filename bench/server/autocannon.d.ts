@@ -11,6 +11,8 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
+      /** Requests per second over all connections: a fixed offered load. */
+      overallRate?: number;
       method?: string;
       headers?: Record<string, string>;
       body?: string;
@@ -26,6 +28,7 @@ declare module 'autocannon' {
       requests: Histogram;
       latency: Histogram;
       non2xx: number;
+      '2xx': number;
       errors: number;
       timeouts: number;
     }

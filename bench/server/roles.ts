@@ -1,15 +1,23 @@
 // The processes bench/server runs, one role each, so the load generator, the subject and the upstream
 // never share an event loop:
-//   upstream  the sandbox (pay-form/sandbox, startSandbox): obtain_token with every check, signed answers
-//   handler   createTokenHandler through toNodeHandler on node:http, upstream = argv[3]
-//   proxy     the baseline: node:http + a raw fetch to the same upstream, no checks, no signing
-//   callback  createCallbackHandler through toNodeHandler
-// Each prints its URL on the IPC channel and runs until the parent kills it.
+//   upstream       a minimal payment service: checks each obtain_token request's signature and answers
+//                  a signed key; keeps nothing, so its memory stays flat however long the run
+//   token          createTokenHandler through toNodeHandler, PaymentClient with its default transport
+//                  (node:http with keep-alive on Node)
+//   token-fetch    the same handler with `fetch: globalThis.fetch` (the transport before the Node one)
+//   proxy          the baseline: node:http + a raw fetch to the same upstream, no checks, no signing
+//   callback       createCallbackHandler through toNodeHandler
+//   bare-callback  the floor for callbacks: node:http that parses the JSON and checks the HMAC, nothing else
+// Each prints { url, pid } on the IPC channel, answers { cpu, rss } to 'usage', and runs until killed.
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCallbackHandler, createTokenHandler, hmacSigner, PaymentClient, signed, toNodeHandler } from '../../src/server/index.js';
-import { startSandbox } from '../../src/sandbox/index.js';
 import { MERCHANT, SECRET, TOKEN_PARAMS } from './shared.js';
+
+// The shipped build (run `npm run build` first), as a merchant runs it; typed from its source.
+const DIST = new URL('../../dist/server/index.js', import.meta.url).href;
+const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, PaymentClient, signed, toNodeHandler } =
+  (await import(DIST)) as typeof import('../../src/server/index.js');
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -22,8 +30,40 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function handler(upstreamUrl: string): Listener {
-  const client = new PaymentClient({ baseUrl: upstreamUrl, merchantId: MERCHANT, secret: SECRET });
+const hmac = (payload: Record<string, unknown>) => createHmac('sha256', SECRET).update(canonicalJson(payload), 'utf8').digest('hex');
+
+/** Parses a signed JSON object and checks its HMAC: what every service and callback receiver must do. */
+function verified(text: string): Record<string, unknown> | undefined {
+  try {
+    const { signature, ...payload } = JSON.parse(text) as Record<string, unknown>;
+    return signature === hmac(payload) ? payload : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function json(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const upstream = (): Listener => (req, res) => {
+  void readBody(req).then((text) => {
+    const request = verified(text);
+    if (!request) return json(res, 400, { success: false, message: 'Invalid signature' });
+    const answer = { success: true, key: `key-${String(request['request_id'])}` };
+    json(res, 200, { ...answer, signature: hmac(answer) });
+  });
+};
+
+function token(upstreamUrl: string, viaFetch: boolean): Listener {
+  const client = new PaymentClient({
+    baseUrl: upstreamUrl,
+    merchantId: MERCHANT,
+    secret: SECRET,
+    ...(viaFetch ? { fetch: globalThis.fetch } : {}),
+  });
   return toNodeHandler(createTokenHandler({ client, resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) }));
 }
 
@@ -43,8 +83,7 @@ async function proxy(upstreamUrl: string): Promise<Listener> {
       .then((r) => r.json() as Promise<{ key?: unknown }>)
       .then(({ key }) => {
         if (typeof key !== 'string') throw new Error('no key');
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(JSON.stringify({ key }));
+        json(res, 200, { key });
       })
       .catch(() => {
         res.writeHead(502);
@@ -53,24 +92,36 @@ async function proxy(upstreamUrl: string): Promise<Listener> {
   };
 }
 
-const callback = (): Listener =>
-  toNodeHandler(createCallbackHandler({ secret: SECRET, onStatus: () => undefined }));
+const callback = (): Listener => toNodeHandler(createCallbackHandler({ secret: SECRET, onStatus: () => undefined }));
+
+const bareCallback = (): Listener => (req, res) => {
+  void readBody(req).then((text) => {
+    if (verified(text)) json(res, 200, { success: true });
+    else json(res, 401, { success: false, message: 'Invalid signature' });
+  });
+};
 
 const [role, upstreamUrl = ''] = process.argv.slice(2);
-if (role === 'upstream') {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', merchantId: MERCHANT, secret: SECRET });
-  process.send?.({ url: sandbox.url });
-} else {
-  const listeners: Record<string, () => Listener | Promise<Listener>> = {
-    handler: () => handler(upstreamUrl),
-    proxy: () => proxy(upstreamUrl),
-    callback,
-  };
-  const make = listeners[role ?? ''];
-  if (!make) throw new Error(`unknown role ${String(role)}`);
-  const server = createServer({ keepAliveTimeout: 30_000 }, await make());
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    process.send?.({ url: `http://127.0.0.1:${port}` });
-  });
-}
+const listeners: Record<string, () => Listener | Promise<Listener>> = {
+  upstream,
+  token: () => token(upstreamUrl, false),
+  'token-fetch': () => token(upstreamUrl, true),
+  proxy: () => proxy(upstreamUrl),
+  callback,
+  'bare-callback': bareCallback,
+};
+const make = listeners[role ?? ''];
+if (!make) throw new Error(`unknown role ${String(role)}`);
+const server = createServer({ keepAliveTimeout: 30_000 }, await make());
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.send?.({ url: `http://127.0.0.1:${port}`, pid: process.pid });
+});
+process.on('message', (m) => {
+  // A clean exit, so a --cpu-prof profile gets written.
+  if (m === 'exit') process.exit(0);
+  if (m === 'usage') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system, rss: process.memoryUsage().rss });
+  }
+});

@@ -1,95 +1,148 @@
-// bench/server (issue 6 item 2): autocannon on loopback against
-//   1. the token handler (createTokenHandler + toNodeHandler) and a raw fetch proxy, same upstream,
-//      same run, same settings; the ratio handler/proxy is the overhead pay-form/server adds;
-//   2. the callback handler alone, every request a distinct signed callback (verified and handed over).
-//   npm run bench:server [-- seconds connections]
-// Every server is a child process; each run is bounded and everything is killed at the end.
+// bench/server: the token and callback handlers against their floors, on loopback.
+//   npm run bench:server [-- rounds seconds rate connections]   (default 5 5 1000 10)
+// Every server is a child process (roles.ts). Each round runs every subject, in an order rotated by one
+// each round, twice: at a fixed offered load (`rate` req/s, autocannon's overallRate) for the CPU the
+// subject's process spends per request (process.cpuUsage over IPC, before and after), and unbounded
+// (`connections` connections) for its throughput. Ratios are taken within a round, then summarised
+// over rounds as median (min–max).
 import { fork, type ChildProcess } from 'node:child_process';
-import { cpus } from 'node:os';
+import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { sign } from '../../src/server/index.js';
+import { canonicalJson } from '../../src/service/signature.js';
+import { machine, median, report, spread } from '../stats.js';
 import { SECRET } from './shared.js';
 
-const seconds = Number(process.argv[2] ?? 10);
-const connections = Number(process.argv[3] ?? 10);
+const [rounds = 5, seconds = 5, rate = 1000, connections = 10] = process.argv.slice(2).map(Number);
 const ROLES = fileURLToPath(new URL('./roles.ts', import.meta.url));
 const children: ChildProcess[] = [];
 
-function start(role: string, upstream = ''): Promise<string> {
+interface Child {
+  url: string;
+  child: ChildProcess;
+}
+
+function start(role: string, upstream = ''): Promise<Child> {
   const child = fork(ROLES, [role, upstream], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { url: string }).url));
+    child.once('message', (m) => resolve({ url: (m as { url: string }).url, child }));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${String(code)}`)));
   });
 }
 
-interface Figures {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  total: number;
-  bad: number;
-}
-
-async function load(name: string, url: string, options: Partial<autocannon.Options>, duration = seconds): Promise<Figures> {
-  const result = await autocannon({ url, connections, duration, method: 'POST', ...options });
-  return {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    bad: result.non2xx + result.errors + result.timeouts,
-  };
+function usage(child: ChildProcess): Promise<{ cpu: number; rss: number }> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as { cpu: number; rss: number }));
+    child.send('usage');
+  });
 }
 
 const json = { 'content-type': 'application/json' };
-const tokenRequest = { headers: json, body: JSON.stringify({ order_ref: 'order-42' }) };
+const tokenRequest: Partial<autocannon.Options> = { headers: json, body: JSON.stringify({ order_ref: 'order-42' }) };
+// Every callback is distinct (so each is verified and handed over, no repeat short-cut), signed as the
+// service signs it, made as it is sent: no list of bodies grows with the run.
+let nextCallback = 0;
+function callbackBody(): string {
+  const n = nextCallback++;
+  const payload = { invoice_id: `inv-${n}`, request_id: `order-${n}`, status: 'success', amount: 1500, currency: 'USD' };
+  return JSON.stringify({ ...payload, signature: createHmac('sha256', SECRET).update(canonicalJson(payload), 'utf8').digest('hex') });
+}
+const callbackRequest: Partial<autocannon.Options> = {
+  headers: json,
+  requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: callbackBody() }) }],
+};
 
-async function callbackBodies(count: number): Promise<string[]> {
-  const bodies: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const payload = { invoice_id: `inv-${i}`, request_id: `order-${i}`, status: 'success', amount: 1500, currency: 'USD' };
-    bodies.push(JSON.stringify({ ...payload, signature: await sign(payload, SECRET) }));
-  }
-  return bodies;
+interface Subject {
+  name: string;
+  child: Child;
+  options: Partial<autocannon.Options>;
 }
 
-const row = (f: Figures, ratio: string) =>
-  `| ${f.name.padEnd(34)} | ${f.rps.toFixed(0).padStart(7)} | ${f.p50.toFixed(1).padStart(7)} | ${f.p99.toFixed(1).padStart(7)} | ${String(f.bad).padStart(6)} | ${ratio.padEnd(26)} |`;
+interface Sample {
+  /** CPU µs of the subject's process per 2xx answer, at the fixed offered load. */
+  cpu: number;
+  /** Answers per second actually served at the fixed load (below `rate` when it cannot keep up). */
+  served: number;
+  p50: number;
+  p99: number;
+  /** Unbounded: 2xx answers per second. */
+  rps: number;
+  bad: number;
+}
+
+async function measure(subject: Subject, duration: number): Promise<Sample> {
+  const base = { url: subject.child.url, method: 'POST', duration, ...subject.options };
+  const before = await usage(subject.child.child);
+  const fixed = await autocannon({ ...base, connections, overallRate: rate });
+  const after = await usage(subject.child.child);
+  const max = await autocannon({ ...base, connections });
+  return {
+    cpu: (after.cpu - before.cpu) / Math.max(1, fixed['2xx']),
+    served: fixed['2xx'] / duration,
+    p50: fixed.latency.p50,
+    p99: fixed.latency.p99,
+    rps: max['2xx'] / duration,
+    bad: fixed.non2xx + fixed.errors + fixed.timeouts + max.non2xx + max.errors + max.timeouts,
+  };
+}
 
 try {
   const upstream = await start('upstream');
-  const [handler, proxy, callback] = await Promise.all([start('handler', upstream), start('proxy', upstream), start('callback')]);
-  // Distinct callbacks: each one is verified and handed over (no repeat short-cut). The default store
-  // keeps 10,000 keys; with more bodies than that, a recycled body after eviction is handed over again.
-  const bodies = await callbackBodies(Math.max(20_000, Math.ceil(seconds * 8_000)));
-  let next = 0;
-  const callbackOptions: Partial<autocannon.Options> = {
-    headers: json,
-    requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }) }],
-  };
+  const [proxy, token, tokenFetch, callback, bare] = await Promise.all([
+    start('proxy', upstream.url),
+    start('token', upstream.url),
+    start('token-fetch', upstream.url),
+    start('callback'),
+    start('bare-callback'),
+  ]);
+  const subjects: Subject[] = [
+    { name: 'raw fetch proxy (baseline)', child: proxy, options: tokenRequest },
+    { name: 'token handler (Node transport, the default)', child: token, options: tokenRequest },
+    { name: 'token handler with `fetch`', child: tokenFetch, options: tokenRequest },
+    { name: 'bare node:http JSON + HMAC (callback floor)', child: bare, options: callbackRequest },
+    { name: 'callback handler (distinct callbacks)', child: callback, options: callbackRequest },
+  ];
+  const upstreamStart = await usage(upstream.child);
+  for (const subject of subjects) await measure(subject, 1); // warm-up: JIT, connection pools
+  const samples = new Map<string, Sample[]>(subjects.map((s) => [s.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = [...subjects.slice(round % subjects.length), ...subjects.slice(0, round % subjects.length)];
+    for (const subject of order) samples.get(subject.name)!.push(await measure(subject, seconds));
+    console.error(`round ${round + 1}/${rounds}: ${order.map((s) => s.name.split(' (')[0]).join(' → ')}`);
+  }
+  const upstreamEnd = await usage(upstream.child);
 
-  // Warm both token paths and the callback path (JIT, connection pools), then measure.
-  await load('warm', proxy, tokenRequest, 2);
-  await load('warm', handler, tokenRequest, 2);
-  await load('warm', callback, callbackOptions, 2);
-  const proxied = await load('raw fetch proxy (baseline)', proxy, tokenRequest);
-  const tokened = await load('createTokenHandler + toNodeHandler', handler, tokenRequest);
-  const called = await load('createCallbackHandler (distinct)', callback, callbackOptions);
+  const of = (name: string) => samples.get(name)!;
+  const pick = (name: string, key: keyof Sample) => of(name).map((s) => s[key]);
+  const ratio = (a: string, b: string, key: keyof Sample) => of(a).map((s, i) => s[key] / of(b)[i]![key]);
+  const [P, T, TF, B, C] = subjects.map((s) => s.name) as [string, string, string, string, string];
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const verdict = (xs: number[], ok: (x: number) => boolean) => (ok(median(xs)) ? 'met' : '**missed**');
 
-  const ratio = tokened.rps / proxied.rps;
-  console.log(`bench/server, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
-  console.log(`autocannon ${connections} connections, ${seconds} s per row after a 2 s warm-up; loopback; upstream: the sandbox (startSandbox, pay-form/sandbox)`);
-  console.log('');
-  console.log('| server                             |   req/s | p50 ms  | p99 ms  | non2xx | vs target                  |');
-  console.log('|------------------------------------|---------|---------|---------|--------|----------------------------|');
-  console.log(row(proxied, 'baseline'));
-  console.log(row(tokened, `${ratio.toFixed(2)}x proxy: ${ratio >= 0.9 ? 'met' : 'MISSED'} (>= 0.90)`));
-  console.log(row(called, `${called.rps >= 5000 ? 'met' : 'MISSED'} (>= 5,000 req/s)`));
+  const cpuToken = ratio(T, P, 'cpu');
+  const rpsToken = ratio(T, P, 'rps');
+  const cpuCallback = ratio(C, B, 'cpu');
+  const lines = [
+    `bench/server, ${machine()}.`,
+    `${rounds} rounds in rotated order; per subject and round ${seconds} s at a fixed ${rate} req/s (CPU per request) and ${seconds} s unbounded with ${connections} connections (throughput); loopback; upstream: bench/server's minimal signed-answer service (RSS ${mib(upstreamStart.rss)} MiB before the rounds, ${mib(upstreamEnd.rss)} MiB after).`,
+    '',
+    `| server | CPU µs / request at ${rate} req/s | served at ${rate} req/s | p50 / p99 ms at ${rate} req/s | max req/s | errors |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...subjects.map((s) => {
+      const xs = of(s.name);
+      const lat = `${median(xs.map((x) => x.p50)).toFixed(0)} / ${median(xs.map((x) => x.p99)).toFixed(0)}`;
+      return `| ${s.name} | ${spread(pick(s.name, 'cpu'))} | ${spread(pick(s.name, 'served'))} | ${lat} | ${spread(pick(s.name, 'rps'))} | ${xs.reduce((n, x) => n + x.bad, 0)} |`;
+    }),
+    '',
+    '| ratio (per round, median (min–max)) | value | target |',
+    '|---|---:|---|',
+    `| token handler CPU / request ÷ raw fetch proxy | ${spread(cpuToken, 2)} | ≤ 0.50: ${verdict(cpuToken, (x) => x <= 0.5)} |`,
+    `| token handler throughput ÷ raw fetch proxy | ${spread(rpsToken, 2)} | ≥ 1.50: ${verdict(rpsToken, (x) => x >= 1.5)} |`,
+    `| callback handler CPU / request ÷ bare node:http JSON + HMAC | ${spread(cpuCallback, 2)} | ≤ 1.50: ${verdict(cpuCallback, (x) => x <= 1.5)} |`,
+    `| token handler with \`fetch\`, CPU / request ÷ raw fetch proxy | ${spread(ratio(TF, P, 'cpu'), 2)} | (the transport's share) |`,
+  ];
+  await report(lines.join('\n'));
 } finally {
   for (const child of children) child.kill();
 }

@@ -7,6 +7,7 @@ import { checkBaseUrl } from '../service/form-url.js';
 import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../service/signature.js';
 import type { TransportSettings } from './transport.js';
 import { MemoryPayoutLedger, type PayoutLedger } from './payout-ledger.js';
+import { nodeTransport } from './node-transport.js';
 
 /** A warning about a request that was sent after a documented normalisation. */
 export interface ClientWarning extends FieldIssue {
@@ -25,7 +26,7 @@ interface CommonOptions {
   retryBaseMs?: number;
   /** Cap of one backoff delay, and of an honoured Retry-After. Default 5000. */
   retryMaxMs?: number;
-  /** Defaults to globalThis.fetch. */
+  /** Sends through this fetch. Without it: node:http with keep-alive on Node, globalThis.fetch elsewhere. */
   fetch?: typeof globalThis.fetch;
   /** Told about normalisations, e.g. an unknown language sent as EN. */
   onWarning?: (warning: ClientWarning) => void;
@@ -120,6 +121,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     transport: {
       // Called unbound: some runtimes' fetch throws when `this` is not globalThis.
       fetch: (url, init) => fetchImpl(url, init),
+      attempt: o.fetch === undefined ? nodeTransport() : undefined,
       timeoutMs,
       maxRetries,
       retryBaseMs: o.retryBaseMs ?? DEFAULTS.retryBaseMs,

@@ -1,8 +1,8 @@
 // One POST of a JSON body to the service, with a per-attempt timeout, a capped body read, and the
 // retry policy that keeps money safe: obtain_token (no money moves) is retried on network errors,
 // timeouts, 429 and 5xx; a payout only when the connection was refused, i.e. the request provably
-// never reached the service. Keep-alive: Node's built-in fetch (undici) pools and reuses
-// connections by default, so there is nothing to switch on.
+// never reached the service. One attempt goes through `fetch` (keep-alive is the runtime's), or through
+// `attempt` when set: on Node, node-transport.ts (node:http with a keep-alive Agent) by default.
 import { isJsonContentType, parseJsonObject, readCapped } from '../service/body.js';
 import { BadResponseError, NetworkError, TimeoutError, type BadResponseReason, type Operation } from './errors.js';
 
@@ -11,6 +11,8 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface TransportSettings {
   fetch: typeof globalThis.fetch;
+  /** Makes one attempt in place of `fetch` (the Node transport); same outcomes, same rules. */
+  attempt?: AttemptFn;
   timeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
@@ -26,7 +28,9 @@ export interface JsonAnswer {
   attempts: number;
 }
 
-type Attempt =
+export type AttemptFn = (settings: TransportSettings, url: string, body: string) => Promise<Attempt>;
+
+export type Attempt =
   | { kind: 'answer'; status: number; retryAfterMs: number | undefined; body: Record<string, unknown> }
   | { kind: 'bad'; status: number; retryAfterMs: number | undefined; reason: BadResponseReason; detail: string }
   | { kind: 'network'; systemCode: string | undefined; neverSent: boolean; cause: unknown }
@@ -54,6 +58,15 @@ export function parseRetryAfter(header: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** A failed connection or exchange, with whether the request provably never left. */
+export function networkAttempt(error: unknown): Attempt {
+  const codes = systemCodes(error);
+  const systemCode = codes.find((c) => c.startsWith('E')) ?? codes[0];
+  // Refused means no TCP connection was ever made: nothing of the request can have arrived.
+  const neverSent = codes.length > 0 && codes.every((c) => c === 'ECONNREFUSED');
+  return { kind: 'network', systemCode, neverSent, cause: error };
+}
+
 async function attemptOnce(settings: TransportSettings, url: string, body: string): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
@@ -62,6 +75,8 @@ async function attemptOnce(settings: TransportSettings, url: string, body: strin
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body,
+      // A redirect is the service's answer, not a place to resend a signed request to.
+      redirect: 'manual',
       signal: controller.signal,
     });
     const status = response.status;
@@ -88,11 +103,7 @@ async function attemptOnce(settings: TransportSettings, url: string, body: strin
     return { kind: 'answer', status, retryAfterMs, body: parsed.value };
   } catch (error) {
     if (controller.signal.aborted) return { kind: 'timeout' };
-    const codes = systemCodes(error);
-    const systemCode = codes.find((c) => c.startsWith('E')) ?? codes[0];
-    // Refused means no TCP connection was ever made: nothing of the request can have arrived.
-    const neverSent = codes.length > 0 && codes.every((c) => c === 'ECONNREFUSED');
-    return { kind: 'network', systemCode, neverSent, cause: error };
+    return networkAttempt(error);
   } finally {
     clearTimeout(timer);
   }
@@ -121,7 +132,7 @@ export async function postJson(
   body: string,
 ): Promise<JsonAnswer> {
   for (let attempts = 1; ; attempts++) {
-    const attempt = await attemptOnce(settings, url, body);
+    const attempt = await (settings.attempt ?? attemptOnce)(settings, url, body);
     if (attempts <= settings.maxRetries && isRetryable(operation, attempt)) {
       await sleep(retryDelayMs(settings, attempts, 'retryAfterMs' in attempt ? attempt.retryAfterMs : undefined));
       continue;

@@ -85,6 +85,10 @@ export function wireSignatureOk(json: Record<string, unknown>, secret = SECRET):
   return json['signature'] === hmacHex(canonicalJson(json), secret);
 }
 
+/** PAY_FORM_TRANSPORT=fetch sends the tests' clients through fetch instead of the Node transport
+ *  (`npm run test:node:fetch`), so every client test proves both. */
+export const TRANSPORT: Partial<PaymentClientOptions> = process.env['PAY_FORM_TRANSPORT'] === 'fetch' ? { fetch: globalThis.fetch } : {};
+
 export function clientFor(url: string, extra: Partial<PaymentClientOptions> = {}): PaymentClient {
   return new PaymentClient({
     baseUrl: url,
@@ -92,6 +96,7 @@ export function clientFor(url: string, extra: Partial<PaymentClientOptions> = {}
     secret: SECRET,
     retryBaseMs: 1,
     retryMaxMs: 20,
+    ...TRANSPORT,
     ...extra,
   } as PaymentClientOptions);
 }
