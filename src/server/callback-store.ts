@@ -1,118 +1,83 @@
-// De-duplication of callbacks. The callback handler claims a key (invoice_id + status) before it
-// calls onStatus, and marks it done or failed afterwards, so a repeat is answered without a second
-// call, concurrent deliveries hand over once, and a failure leaves the key free for the next delivery.
+// What the callback and status handlers need from a store (docs/server.md, Stores). The callback
+// handler claims a key (invoice_id + status) before it calls onStatus, and marks it done (recording
+// the order's verified status) or failed afterwards, so a repeat is answered without a second call,
+// concurrent deliveries hand over once, and a failure leaves the key free for the next delivery. The
+// status handler reads the recorded status and waits for news of it.
 
 export type ClaimResult = 'new' | 'done' | 'in-flight';
 
+/** The verified outcome of one order, as the status handler answers it. */
+export interface OrderStatus {
+  status: string;
+  invoice_id: string;
+}
+
+/** What complete() records beside the done key: the order's verified status, by its request_id. */
+export interface OrderOutcome extends OrderStatus {
+  request_id: string;
+}
+
 /**
- * Where handled callbacks are remembered. All methods are async so a shared store (Redis, SQL) fits.
- * For several servers behind one callback URL, implement it on a shared store:
- * - begin: atomically claim the key if absent (Redis `SET key in-flight NX PX <lease>`), answering
- *   'new' when the claim was made, 'done' or 'in-flight' from the existing value. Give the in-flight
- *   claim a lease (say 60 s) so a server that dies mid-call does not block the key forever.
- * - complete: store 'done' with a long TTL (days: longer than the service's redelivery window).
- * - fail: delete the claim, so the service's next delivery calls onStatus again.
+ * Where handled callbacks and verified statuses are kept. All methods are async so a shared store
+ * (Redis, SQL) fits; `MemoryCallbackStore` and `RedisCallbackStore` implement it, and docs/server.md
+ * shows it on SQL.
+ * - begin: atomically claim the key if absent, answering 'new' when the claim was made, 'done' or
+ *   'in-flight' from the existing value. An in-flight claim has a lease (leaseMs): once it runs out
+ *   (the process that claimed died) the next begin claims the key again.
+ * - complete: store 'done' with a long TTL (days: longer than the service's redelivery window) and,
+ *   when given, the order's verified status; then tell watchers of that order.
+ * - fail: release the claim, so the service's next delivery calls onStatus again.
  * - settled (optional): wait until an in-flight key is done or failed. Without it the handler answers
  *   an in-flight repeat with 503 and Retry-After, and the service's next delivery finds it done.
+ * - status (needed by createStatusHandler): the verified status recorded for a request_id.
+ * - watch (optional): call `listener` when a status for request_id may have been recorded, by any
+ *   server; answers the unsubscribe function. Without it the status handler re-reads every second.
  */
 export interface CallbackStore {
   begin(key: string): Promise<ClaimResult>;
-  complete(key: string): Promise<void>;
+  complete(key: string, outcome?: OrderOutcome): Promise<void>;
   fail(key: string): Promise<void>;
   settled?(key: string): Promise<'done' | 'failed'>;
+  status?(requestId: string): Promise<OrderStatus | undefined>;
+  watch?(requestId: string, listener: () => void): () => void;
+  /** The in-flight lease, when the store has one; the callback handler checks that onStatus's time
+   *  limit is shorter, so a live call never loses its claim to a redelivery. */
+  readonly leaseMs?: number;
 }
 
-export interface MemoryCallbackStoreOptions {
-  /** Most keys kept; the least recently seen done keys are dropped first. Default 10,000. */
-  maxEntries?: number;
-  /** How long a done key is remembered. Default 24 hours. */
-  ttlMs?: number;
-}
+/** Listeners per request_id, for stores that tell watchers in-process. */
+export class Watchers {
+  readonly #byId = new Map<string, Set<() => void>>();
 
-type Entry =
-  | { state: 'done'; at: number }
-  | { state: 'in-flight'; settled: Promise<'done' | 'failed'>; settle: (outcome: 'done' | 'failed') => void };
-
-/**
- * The default store, for one process: a Map used as an LRU of done keys, bounded by maxEntries and
- * ttlMs. Keys in flight are never evicted (there are only as many as concurrent calls). A repeat that
- * arrives after its key was evicted calls onStatus again, so keep onStatus idempotent for old repeats.
- */
-export class MemoryCallbackStore implements CallbackStore {
-  readonly maxEntries: number;
-  readonly ttlMs: number;
-  readonly #entries = new Map<string, Entry>();
-
-  constructor(options: MemoryCallbackStoreOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 10_000;
-    this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new RangeError('maxEntries must be a whole number, 1 or more');
-    }
-    if (!(this.ttlMs > 0)) throw new RangeError('ttlMs must be above 0');
+  add(requestId: string, listener: () => void): () => void {
+    let set = this.#byId.get(requestId);
+    if (!set) this.#byId.set(requestId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#byId.get(requestId) === set) this.#byId.delete(requestId);
+    };
   }
 
-  /** How many keys are held now (done and in flight). */
+  notify(requestId: string): void {
+    for (const listener of this.#byId.get(requestId) ?? []) listener();
+  }
+
   get size(): number {
-    return this.#entries.size;
+    return this.#byId.size;
   }
+}
 
-  async begin(key: string): Promise<ClaimResult> {
-    const entry = this.#entries.get(key);
-    if (entry?.state === 'in-flight') return 'in-flight';
-    if (entry?.state === 'done' && Date.now() - entry.at < this.ttlMs) {
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-      return 'done';
+/** A verified status as stored: JSON of { status, invoice_id }; anything else reads as absent. */
+export function parseOrderStatus(text: string | null | undefined): OrderStatus | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<OrderStatus> | null;
+    if (typeof value?.status === 'string' && typeof value.invoice_id === 'string') {
+      return { status: value.status, invoice_id: value.invoice_id };
     }
-    let settle!: (outcome: 'done' | 'failed') => void;
-    const settled = new Promise<'done' | 'failed'>((resolve) => (settle = resolve));
-    this.#entries.delete(key);
-    this.#entries.set(key, { state: 'in-flight', settled, settle });
-    this.#evict();
-    return 'new';
+  } catch {
+    // A foreign value under our key: treated as no status.
   }
-
-  async complete(key: string): Promise<void> {
-    const entry = this.#entries.get(key);
-    this.#entries.delete(key);
-    this.#entries.set(key, { state: 'done', at: Date.now() });
-    if (entry?.state === 'in-flight') entry.settle('done');
-    this.#evict();
-  }
-
-  async fail(key: string): Promise<void> {
-    const entry = this.#entries.get(key);
-    if (entry?.state !== 'in-flight') return;
-    this.#entries.delete(key);
-    entry.settle('failed');
-  }
-
-  async settled(key: string): Promise<'done' | 'failed'> {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return 'failed';
-    return entry.state === 'done' ? 'done' : entry.settled;
-  }
-
-  // Scanning from the first key on every eviction grew costly once the store was full (see
-  // docs/performance.md): the Map's iteration steps over every slot deleted since its last compaction. A cursor kept
-  // between evictions starts where the last one stopped. Only in-flight keys are ever left behind it
-  // (complete and begin re-insert a key at the end, fail deletes it), so the first done key after it is
-  // the least recently seen one, exactly as a scan from the start would find.
-  #cursor: Iterator<string> = this.#entries.keys();
-
-  #evict(): void {
-    let restarted = false;
-    while (this.#entries.size > this.maxEntries) {
-      const next = this.#cursor.next();
-      if (next.done === true) {
-        // Only in-flight keys left, or the cursor ran out: start again from the first key, once.
-        if (restarted) return;
-        restarted = true;
-        this.#cursor = this.#entries.keys();
-        continue;
-      }
-      if (this.#entries.get(next.value)?.state === 'done') this.#entries.delete(next.value);
-    }
-  }
+  return undefined;
 }

@@ -57,18 +57,24 @@ export {
   type Validation,
   type ValidateOptions,
 } from '../service/fields.js';
+export { MAX_REQUEST_BYTES, INVALID_JSON_MESSAGE, type FetchHandler } from './handlers.js';
+export { createTokenHandler, type TokenHandlerOptions, type TokenRequestBody } from './token-handler.js';
 export {
-  createTokenHandler,
   createCallbackHandler,
-  MAX_REQUEST_BYTES,
-  INVALID_JSON_MESSAGE,
-  type FetchHandler,
-  type TokenHandlerOptions,
-  type TokenRequestBody,
+  OnStatusTimeoutError,
   type CallbackHandlerOptions,
   type CallbackPayload,
-} from './handlers.js';
-export { MemoryCallbackStore, type CallbackStore, type ClaimResult, type MemoryCallbackStoreOptions } from './callback-store.js';
+} from './callback-handler.js';
+export { createStatusHandler, type StatusHandlerOptions } from './status-handler.js';
+export type { CallbackStore, ClaimResult, OrderStatus, OrderOutcome } from './callback-store.js';
+export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './memory-store.js';
+export {
+  RedisCallbackStore,
+  RedisStoreError,
+  type RedisCallbackStoreOptions,
+  type RedisClientLike,
+  type RedisSubscriberLike,
+} from './redis-store.js';
 export {
   MemoryPayoutLedger,
   type PayoutLedger,

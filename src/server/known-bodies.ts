@@ -8,8 +8,14 @@ const requestBytes = new WeakMap<Request, Uint8Array>();
 const responseTexts = new WeakMap<Response, string>();
 
 /** A Request carrying `body`, with the same bytes remembered for knownRequestBytes. */
-export function requestWithBytes(url: URL, method: string, headers: Headers, body: Uint8Array<ArrayBuffer> | undefined): Request {
-  const request = new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });
+export function requestWithBytes(
+  url: URL,
+  method: string,
+  headers: Headers,
+  body: Uint8Array<ArrayBuffer> | undefined,
+  signal?: AbortSignal,
+): Request {
+  const request = new Request(url, { method, headers, signal, ...(body === undefined ? {} : { body }) });
   if (body !== undefined) requestBytes.set(request, body);
   return request;
 }

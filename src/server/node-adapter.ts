@@ -60,7 +60,7 @@ function collectBody(req: IncomingMessage): Promise<Buffer> {
   return readNodeBody(req, MAX_REQUEST_BYTES);
 }
 
-function toRequest(req: IncomingMessage, body: Buffer): Request {
+function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -70,7 +70,7 @@ function toRequest(req: IncomingMessage, body: Buffer): Request {
   const url = new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined);
+  return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
 }
 
 async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -141,7 +141,10 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         await sendResponse(await tooLarge(), res);
         return;
       }
-      await sendResponse(await handler(toRequest(req, body)), res);
+      // request.signal aborts when the client goes away before the answer, so a long poll stops waiting.
+      const gone = new AbortController();
+      res.once('close', () => res.writableFinished || gone.abort());
+      await sendResponse(await handler(toRequest(req, body, gone.signal)), res);
     };
     run().catch((error: unknown) => {
       if (next) return next(error);

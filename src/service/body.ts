@@ -67,11 +67,39 @@ export type ParsedObject =
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Strict UTF-8 and JSON; only a JSON object (not an array, not a scalar) is accepted. */
+/** Deepest nesting of arrays and objects parseJsonObject accepts. The service's own bodies nest two
+ *  levels; the bound keeps recursive code after the parse (canonical JSON for the signature) from
+ *  running out of stack on a body of thousands of brackets (docs/service-contract.md, Limits). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether the JSON text nests deeper than `max`; brackets inside strings do not count. */
+function nestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Strict UTF-8 and JSON nested at most MAX_JSON_DEPTH deep; only a JSON object (not an array, not
+ *  a scalar) is accepted. */
 export function parseJsonObject(bytes: Uint8Array): ParsedObject {
   let value: unknown;
   try {
-    value = JSON.parse(strictUtf8.decode(bytes));
+    const text = strictUtf8.decode(bytes);
+    if (nestsDeeper(text, MAX_JSON_DEPTH)) return { ok: false, reason: 'not-json' };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, reason: 'not-json' };
   }

@@ -1,0 +1,138 @@
+// The default store, for one process: done keys and verified statuses in Maps used as LRUs, in-flight
+// claims with a lease, and watchers told in-process.
+import { Watchers, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+
+export interface MemoryCallbackStoreOptions {
+  /** Most done keys kept, and most order statuses kept; the least recently seen go first. Default 10,000. */
+  maxEntries?: number;
+  /** How long a done key and an order's status are remembered. Default 24 hours. */
+  ttlMs?: number;
+  /** How long an in-flight claim holds before the next delivery may claim it again. Default 60 s. */
+  leaseMs?: number;
+}
+
+type Entry =
+  | { state: 'done'; at: number }
+  | { state: 'in-flight'; until: number; settled: Promise<'done' | 'failed'>; settle: (outcome: 'done' | 'failed') => void };
+
+/**
+ * A Map used as an LRU of done keys, bounded by maxEntries and ttlMs. Keys in flight are never
+ * evicted (there are only as many as concurrent calls); a claim older than leaseMs is taken again by
+ * the next delivery. A repeat that arrives after its key was evicted calls onStatus again, so keep
+ * onStatus idempotent for old repeats.
+ */
+export class MemoryCallbackStore implements CallbackStore {
+  readonly maxEntries: number;
+  readonly ttlMs: number;
+  readonly leaseMs: number;
+  readonly #entries = new Map<string, Entry>();
+  readonly #statuses = new Map<string, OrderStatus & { at: number }>();
+  readonly #watchers = new Watchers();
+
+  constructor(options: MemoryCallbackStoreOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
+      throw new RangeError('maxEntries must be a whole number, 1 or more');
+    }
+    if (!(this.ttlMs > 0)) throw new RangeError('ttlMs must be above 0');
+    if (!(this.leaseMs > 0 && Number.isFinite(this.leaseMs))) throw new RangeError('leaseMs must be a finite number above 0');
+  }
+
+  /** How many keys are held now (done and in flight). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  async begin(key: string): Promise<ClaimResult> {
+    const entry = this.#entries.get(key);
+    const now = Date.now();
+    if (entry?.state === 'in-flight') {
+      if (now < entry.until) return 'in-flight';
+      // The lease ran out: whoever waits on the old claim hears 'failed', and this delivery retakes it.
+      entry.settle('failed');
+    }
+    if (entry?.state === 'done' && now - entry.at < this.ttlMs) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      return 'done';
+    }
+    let settle!: (outcome: 'done' | 'failed') => void;
+    const settled = new Promise<'done' | 'failed'>((resolve) => (settle = resolve));
+    this.#entries.delete(key);
+    this.#entries.set(key, { state: 'in-flight', until: now + this.leaseMs, settled, settle });
+    this.#evict();
+    return 'new';
+  }
+
+  async complete(key: string, outcome?: OrderOutcome): Promise<void> {
+    const entry = this.#entries.get(key);
+    this.#entries.delete(key);
+    this.#entries.set(key, { state: 'done', at: Date.now() });
+    if (outcome !== undefined) this.#record(outcome);
+    if (entry?.state === 'in-flight') entry.settle('done');
+    this.#evict();
+    if (outcome !== undefined) this.#watchers.notify(outcome.request_id);
+  }
+
+  async fail(key: string): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (entry?.state !== 'in-flight') return;
+    this.#entries.delete(key);
+    entry.settle('failed');
+  }
+
+  async settled(key: string): Promise<'done' | 'failed'> {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return 'failed';
+    return entry.state === 'done' ? 'done' : entry.settled;
+  }
+
+  async status(requestId: string): Promise<OrderStatus | undefined> {
+    const found = this.#statuses.get(requestId);
+    if (found === undefined) return undefined;
+    if (Date.now() - found.at >= this.ttlMs) {
+      this.#statuses.delete(requestId);
+      return undefined;
+    }
+    return { status: found.status, invoice_id: found.invoice_id };
+  }
+
+  watch(requestId: string, listener: () => void): () => void {
+    return this.#watchers.add(requestId, listener);
+  }
+
+  #record({ request_id, status, invoice_id }: OrderOutcome): void {
+    this.#statuses.delete(request_id);
+    this.#statuses.set(request_id, { status, invoice_id, at: Date.now() });
+    // Insertion order is recency: the first key is the least recently recorded.
+    while (this.#statuses.size > this.maxEntries) {
+      const oldest = this.#statuses.keys().next();
+      if (oldest.done === true) break;
+      this.#statuses.delete(oldest.value);
+    }
+  }
+
+  // Scanning from the first key on every eviction grew costly once the store was full (see
+  // docs/performance.md): the Map's iteration steps over every slot deleted since its last compaction. A cursor kept
+  // between evictions starts where the last one stopped. Only in-flight keys are ever left behind it
+  // (complete and begin re-insert a key at the end, fail deletes it), so the first done key after it is
+  // the least recently seen one, exactly as a scan from the start would find.
+  #cursor: Iterator<string> = this.#entries.keys();
+
+  #evict(): void {
+    let restarted = false;
+    while (this.#entries.size > this.maxEntries) {
+      const next = this.#cursor.next();
+      if (next.done === true) {
+        // Only in-flight keys left, or the cursor ran out: start again from the first key, once.
+        if (restarted) return;
+        restarted = true;
+        this.#cursor = this.#entries.keys();
+        continue;
+      }
+      if (this.#entries.get(next.value)?.state === 'done') this.#entries.delete(next.value);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+// CallbackStore on Redis, for several servers behind one callback URL (docs/server.md, Stores). It
+// talks to a connected node-redis client through the few methods below, so pay-form never imports the
+// `redis` package (an optional peer dependency) and its types do not need it either.
+import { Watchers, parseOrderStatus, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+
+/** The subscriber connection: what node-redis's `client.duplicate()` gives. */
+export interface RedisSubscriberLike {
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  destroy?(): unknown;
+}
+
+/** The part of a connected node-redis client (v5 and later) the store uses. */
+export interface RedisClientLike {
+  readonly isReady?: boolean;
+  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  duplicate(): RedisSubscriberLike;
+}
+
+export interface RedisCallbackStoreOptions {
+  /** Put before every key and the channel name. Default 'pay-form:'. */
+  prefix?: string;
+  /** How long an in-flight claim holds: past it, the next delivery claims the key again. Default 60 s. */
+  leaseMs?: number;
+  /** How long a done key and an order's status are remembered. Default 7 days. */
+  ttlMs?: number;
+  /** Each command's own limit, so a Redis that does not answer is a failure (503), not a hang. Default 2000. */
+  commandTimeoutMs?: number;
+  /** Told about subscriber errors (pub/sub is only a hint: the status handler also re-reads). */
+  onError?: (error: unknown) => void;
+}
+
+// begin: a done key answers done; a live claim answers in-flight; else a new claim with the lease.
+// The claim's value is this claim's own token, so fail() releases only its own claim.
+const BEGIN = `local v = redis.call('GET', KEYS[1])
+if v == 'done' then return 'done' end
+if v then return 'in-flight' end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 'new'`;
+
+const FAIL = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+// complete: done, the order's status, and the news of it, in one step: a waiter that hears the news
+// always finds the status.
+const COMPLETE = `redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
+if KEYS[2] then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
+  redis.call('PUBLISH', ARGV[3], ARGV[4])
+end
+return 1`;
+
+export class RedisStoreError extends Error {
+  override name = 'RedisStoreError';
+}
+
+/**
+ * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected node-redis client.
+ * Every command fails fast while the client is not connected, and after commandTimeoutMs otherwise,
+ * so the callback handler answers 503 and the service delivers again.
+ */
+export class RedisCallbackStore implements CallbackStore {
+  readonly prefix: string;
+  readonly leaseMs: number;
+  readonly ttlMs: number;
+  readonly commandTimeoutMs: number;
+  readonly #client: RedisClientLike;
+  readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #tokens = new Map<string, string>();
+  readonly #watchers = new Watchers();
+  #subscriber: Promise<RedisSubscriberLike> | undefined;
+
+  constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
+    if (typeof client?.sendCommand !== 'function' || typeof client.duplicate !== 'function') {
+      throw new TypeError('RedisCallbackStore needs a node-redis client (createClient from the redis package)');
+    }
+    this.#client = client;
+    this.prefix = options.prefix ?? 'pay-form:';
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    this.#onError = options.onError;
+    for (const [name, value] of [['leaseMs', this.leaseMs], ['ttlMs', this.ttlMs], ['commandTimeoutMs', this.commandTimeoutMs]] as const) {
+      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds, 1 or more`);
+    }
+  }
+
+  get #channel(): string {
+    return `${this.prefix}status`;
+  }
+
+  #claimKey(key: string): string {
+    return `${this.prefix}callback:${key}`;
+  }
+
+  #statusKey(requestId: string): string {
+    return `${this.prefix}order:${requestId}`;
+  }
+
+  async #send(args: string[]): Promise<unknown> {
+    // node-redis queues commands while it reconnects; a callback must not wait on that queue.
+    if (this.#client.isReady === false) throw new RedisStoreError('Redis is not connected');
+    return this.#client.sendCommand(args, { timeout: this.commandTimeoutMs });
+  }
+
+  async begin(key: string): Promise<ClaimResult> {
+    const token = `in-flight:${crypto.randomUUID()}`;
+    const answer = await this.#send(['EVAL', BEGIN, '1', this.#claimKey(key), token, String(this.leaseMs)]);
+    if (answer === 'new') this.#tokens.set(key, token);
+    if (answer === 'new' || answer === 'done' || answer === 'in-flight') return answer;
+    throw new RedisStoreError(`unexpected answer to the claim: ${String(answer)}`);
+  }
+
+  async complete(key: string, outcome?: OrderOutcome): Promise<void> {
+    const args = outcome === undefined
+      ? ['EVAL', COMPLETE, '1', this.#claimKey(key), String(this.ttlMs)]
+      : ['EVAL', COMPLETE, '2', this.#claimKey(key), this.#statusKey(outcome.request_id), String(this.ttlMs),
+          JSON.stringify({ status: outcome.status, invoice_id: outcome.invoice_id }), this.#channel, outcome.request_id];
+    try {
+      await this.#send(args);
+    } finally {
+      this.#tokens.delete(key);
+    }
+  }
+
+  async fail(key: string): Promise<void> {
+    const token = this.#tokens.get(key);
+    if (token === undefined) return;
+    await this.#send(['EVAL', FAIL, '1', this.#claimKey(key), token]);
+    this.#tokens.delete(key);
+  }
+
+  async status(requestId: string): Promise<OrderStatus | undefined> {
+    const text = await this.#send(['GET', this.#statusKey(requestId)]);
+    return parseOrderStatus(typeof text === 'string' ? text : null);
+  }
+
+  /** Told through Redis pub/sub on a duplicated connection, made on the first watch. */
+  watch(requestId: string, listener: () => void): () => void {
+    this.#subscribe();
+    return this.#watchers.add(requestId, listener);
+  }
+
+  /** Closes the subscriber connection (the client given is the caller's to close). */
+  async close(): Promise<void> {
+    const subscriber = this.#subscriber;
+    this.#subscriber = undefined;
+    const connected = await subscriber?.catch(() => undefined);
+    connected?.destroy?.();
+  }
+
+  #subscribe(): void {
+    if (this.#subscriber !== undefined) return;
+    const subscriber = this.#client.duplicate();
+    subscriber.on('error', (error) => this.#onError?.(error));
+    this.#subscriber = (async () => {
+      await subscriber.connect();
+      await subscriber.subscribe(this.#channel, (requestId) => this.#watchers.notify(requestId));
+      return subscriber;
+    })();
+    this.#subscriber.catch((error: unknown) => {
+      // Try again on the next watch; meanwhile the status handler's re-reads carry the news.
+      this.#onError?.(error);
+      subscriber.destroy?.();
+      this.#subscriber = undefined;
+    });
+  }
+}

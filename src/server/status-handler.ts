@@ -1,0 +1,126 @@
+// The status endpoint the merchant's page asks (docs/server.md, Status endpoint): the verified status of
+// one order, as the callback handler recorded it, with a bounded long poll. The element's side of this
+// exchange is fixed in docs/element.md (status-url).
+import type { CallbackStore, OrderStatus } from './callback-store.js';
+import { answer, failure, requireOptions, type FetchHandler } from './handlers.js';
+
+export interface StatusHandlerOptions {
+  /** The store the callback handler records into (it needs `status`; `watch` makes the wait quicker). */
+  store: CallbackStore;
+  /**
+   * The merchant's check that this browser may see this order (a session cookie, say): the order's
+   * request_id, `true` when it equals orderRef, or false/null/undefined to refuse (404).
+   */
+  authorize: (request: Request, orderRef: string) => string | boolean | null | undefined | Promise<string | boolean | null | undefined>;
+  /** How long one request waits for a verified status before answering 204. Default 25000. */
+  waitMs?: number;
+  /** Most requests waiting at once in this process; past it, 503 with Retry-After. Default 1000. */
+  maxWaiters?: number;
+  /** Told about authorize or the store throwing. */
+  onError?: (error: unknown) => void;
+}
+
+/** How often a waiting request re-reads the store, in case news of a status was missed. */
+const REREAD_MS = 1000;
+
+const notFound = () => failure(404, 'Order not found');
+const busy = () => failure(503, 'Status unavailable', { 'retry-after': '1' });
+const noStatus = () => new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+
+function found(status: OrderStatus, head: boolean): Response {
+  const response = answer(200, { status: status.status, invoice_id: status.invoice_id });
+  return head ? new Response(null, { status: 200, headers: response.headers }) : response;
+}
+
+/**
+ * GET `?order_ref=…` answers 200 `{ status, invoice_id }` once the store holds the order's verified
+ * status, 204 when none arrived within waitMs, 404 for a missing order_ref or a refusal (the same answer,
+ * so another shopper's order is never revealed), 405 for other methods, and 503 with Retry-After when
+ * maxWaiters requests already wait or the store fails. HEAD answers at once, without waiting.
+ */
+export function createStatusHandler(options: StatusHandlerOptions): FetchHandler {
+  const waitMs = options?.waitMs ?? 25_000;
+  const maxWaiters = options?.maxWaiters ?? 1000;
+  requireOptions([
+    ...(typeof options?.store?.status === 'function' ? [] : [{ path: 'store', message: 'must be a CallbackStore with status()' }]),
+    ...(typeof options?.authorize === 'function' ? [] : [{ path: 'authorize', message: 'must be a function' }]),
+    ...(typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0 ? [] : [{ path: 'waitMs', message: 'must be a finite number, 0 or more' }]),
+    ...(Number.isSafeInteger(maxWaiters) && maxWaiters >= 0 ? [] : [{ path: 'maxWaiters', message: 'must be a whole number, 0 or more' }]),
+  ]);
+  const { store, authorize, onError } = options;
+  const read = store.status!.bind(store);
+  let waiting = 0;
+
+  /** Re-reads at news of the order, at each re-read tick, and once at the start (news that came
+   *  between the first read and the watch); ends at the deadline or when the client goes away. */
+  const wait = async (requestId: string, signal: AbortSignal): Promise<OrderStatus | undefined> => {
+    const deadline = Date.now() + waitMs;
+    let pending = true;
+    let wake: (() => void) | undefined;
+    const poke = () => {
+      pending = true;
+      wake?.();
+    };
+    const unwatch = store.watch?.(requestId, poke);
+    signal.addEventListener('abort', poke);
+    try {
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0 || signal.aborted) return undefined;
+        if (!pending) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(left, REREAD_MS));
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = undefined;
+        }
+        pending = false;
+        if (signal.aborted) return undefined;
+        const status = await read(requestId);
+        if (status !== undefined) return status;
+      }
+    } finally {
+      unwatch?.();
+      signal.removeEventListener('abort', poke);
+    }
+  };
+
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
+    const orderRef = new URL(request.url).searchParams.get('order_ref');
+    if (orderRef === null || orderRef === '') return notFound();
+
+    let requestId: string;
+    try {
+      const allowed = await authorize(request, orderRef);
+      if (typeof allowed === 'string' && allowed !== '') requestId = allowed;
+      else if (allowed === true) requestId = orderRef;
+      else return notFound();
+    } catch (error) {
+      // The merchant's own check failed (its session store down, say): ask again later.
+      onError?.(error);
+      return busy();
+    }
+
+    const head = request.method === 'HEAD';
+    try {
+      const now = await read(requestId);
+      if (now !== undefined) return found(now, head);
+      if (head || waitMs === 0) return noStatus();
+      if (waiting >= maxWaiters) return busy();
+      waiting++;
+      try {
+        const later = await wait(requestId, request.signal);
+        return later !== undefined ? found(later, false) : noStatus();
+      } finally {
+        waiting--;
+      }
+    } catch (error) {
+      onError?.(error);
+      return busy();
+    }
+  };
+}

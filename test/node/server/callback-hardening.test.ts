@@ -1,0 +1,134 @@
+// Issue 11, items 1 and 2: a hung onStatus no longer holds its callback forever, and unsigned bad input
+// (a number JSON cannot sign, a body nested thousands deep) gets 400 or 401, never a throw or a 500,
+// through toNodeHandler on a real loopback server and through the bare Fetch handler.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ConfigError,
+  createCallbackHandler,
+  createTokenHandler,
+  MemoryCallbackStore,
+  OnStatusTimeoutError,
+  PaymentClient,
+  sign,
+  toNodeHandler,
+  type FetchHandler,
+} from '../../../src/server/index.js';
+import { SECRET, startServer } from '../../support/service.js';
+
+const servers: Array<{ close(): Promise<void> }> = [];
+after(() => Promise.all(servers.map((s) => s.close())));
+
+/** The same handler both ways: over loopback HTTP through toNodeHandler, and called bare. */
+async function bothWays(handler: FetchHandler): Promise<(body: string) => Promise<number[]>> {
+  const server = await startServer(toNodeHandler(handler));
+  servers.push(server);
+  return async (body) => {
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+    const overHttp = await fetch(`${server.url}/callback`, { ...init, signal: AbortSignal.timeout(10_000) });
+    await overHttp.arrayBuffer();
+    const bare = await handler(new Request('http://merchant.test/callback', init));
+    return [overHttp.status, bare.status];
+  };
+}
+
+const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+describe('callback handler: unsigned bad input gets 400 or 401, never a throw', () => {
+  test('a non-finite number (1e400): 401 both ways, and onError is told', async () => {
+    const errors: unknown[] = [];
+    const post = await bothWays(createCallbackHandler({ secret: SECRET, onStatus: () => undefined, onError: (e) => errors.push(e) }));
+    const statuses = await post('{"invoice_id":"i","status":"success","amount":1e400,"signature":"00"}');
+    assert.deepEqual(statuses, [401, 401]);
+    assert.equal(errors.length, 2);
+    assert.ok(errors.every((e) => e instanceof TypeError));
+  });
+
+  test('an array 20,000 deep, or an object 10,000 deep: 400 (invalid JSON) both ways', async () => {
+    const seen: unknown[] = [];
+    const post = await bothWays(createCallbackHandler({ secret: SECRET, onStatus: (p) => void seen.push(p) }));
+    assert.deepEqual(await post(`{"invoice_id":"i","status":"success","x":${deepArray(20_000)},"signature":"00"}`), [400, 400]);
+    assert.deepEqual(await post(`{"invoice_id":"i","status":"success","x":${deepObject(10_000)},"signature":"00"}`), [400, 400]);
+    assert.deepEqual(seen, []);
+  });
+
+  test('nesting up to 64 deep still verifies and is handed over; 65 deep is refused', async () => {
+    const seen: unknown[] = [];
+    const post = await bothWays(createCallbackHandler({ secret: SECRET, onStatus: (p) => void seen.push(p) }));
+    // The body itself is one level: 63 more inside `x` reach 64.
+    const ok = { invoice_id: 'deep', status: 'success', x: JSON.parse(deepArray(63)) as unknown };
+    assert.deepEqual(await post(JSON.stringify({ ...ok, signature: await sign(ok, SECRET) })), [200, 200]);
+    const tooDeep = { invoice_id: 'deeper', status: 'success', x: JSON.parse(deepArray(64)) as unknown };
+    assert.deepEqual(await post(JSON.stringify({ ...tooDeep, signature: await sign(tooDeep, SECRET) })), [400, 400]);
+    assert.equal(seen.length, 1);
+  });
+
+  test('brackets inside strings do not count as nesting', async () => {
+    const post = await bothWays(createCallbackHandler({ secret: SECRET, onStatus: () => undefined }));
+    const payload = { invoice_id: '[[[[', status: `${'{'.repeat(100)}\\"[`, note: deepArray(500) };
+    assert.deepEqual(await post(JSON.stringify({ ...payload, signature: await sign(payload, SECRET) })), [200, 200]);
+  });
+
+  test('a verifier that throws: 401, and onError is told', async () => {
+    const errors: unknown[] = [];
+    const post = await bothWays(
+      createCallbackHandler({ verifier: () => { throw new Error('verifier broke'); }, onStatus: () => undefined, onError: (e) => errors.push(e) }),
+    );
+    assert.deepEqual(await post('{"invoice_id":"i","status":"success","signature":"00"}'), [401, 401]);
+    assert.equal(errors.length, 2);
+  });
+
+  test('the token handler: a body 20,000 deep is 400, both ways', async () => {
+    const client = new PaymentClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm', secret: SECRET });
+    const post = await bothWays(createTokenHandler({ client, resolve: () => null }));
+    assert.deepEqual(await post(`{"order_ref":"o","x":${deepArray(20_000)}}`), [400, 400]);
+  });
+});
+
+describe('callback handler: a hung onStatus', () => {
+  test('past onStatusTimeoutMs the delivery is answered 503 and the next delivery calls onStatus again', async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    const store = new MemoryCallbackStore();
+    const post = await bothWays(
+      createCallbackHandler({
+        secret: SECRET,
+        store,
+        onStatusTimeoutMs: 100,
+        // The first call never settles; the later ones succeed.
+        onStatus: () => (++calls === 1 ? new Promise<void>(() => undefined) : undefined),
+        onError: (e) => errors.push(e),
+      }),
+    );
+    const payload = { invoice_id: 'hung', request_id: 'order-hung', status: 'success' };
+    const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
+    // Over HTTP the first call hangs and times out (503); the bare call is the service's redelivery.
+    assert.deepEqual(await post(body), [503, 200]);
+    assert.equal(calls, 2);
+    assert.ok(errors[0] instanceof OnStatusTimeoutError);
+    assert.deepEqual(await store.status('order-hung'), { status: 'success', invoice_id: 'hung' });
+    assert.deepEqual(await post(body), [200, 200], 'repeats are quiet');
+    assert.equal(calls, 2);
+  });
+
+  test("onStatusTimeoutMs must be shorter than the store's lease", () => {
+    const store = new MemoryCallbackStore({ leaseMs: 1000 });
+    assert.throws(() => createCallbackHandler({ secret: SECRET, store, onStatusTimeoutMs: 1000, onStatus: () => undefined }), ConfigError);
+    assert.throws(() => createCallbackHandler({ secret: SECRET, onStatusTimeoutMs: Number.NaN, onStatus: () => undefined }), ConfigError);
+  });
+});
+
+describe('MemoryCallbackStore: in-flight claims have a lease', () => {
+  test('a claim older than leaseMs is taken again, and its waiter hears failed', async () => {
+    const store = new MemoryCallbackStore({ leaseMs: 30 });
+    assert.equal(await store.begin('k'), 'new');
+    assert.equal(await store.begin('k'), 'in-flight');
+    const waiter = store.settled('k');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(await store.begin('k'), 'new');
+    assert.equal(await waiter, 'failed');
+    await store.complete('k');
+    assert.equal(await store.begin('k'), 'done');
+  });
+});
