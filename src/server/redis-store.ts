@@ -101,7 +101,17 @@ export class RedisCallbackStore implements CallbackStore {
   async #send(args: string[]): Promise<unknown> {
     // node-redis queues commands while it reconnects; a callback must not wait on that queue.
     if (this.#client.isReady === false) throw new RedisStoreError('Redis is not connected');
-    return this.#client.sendCommand(args, { timeout: this.commandTimeoutMs });
+    // node-redis's own timeout covers only a command still waiting to be written; one already sent
+    // to a Redis that stopped answering would wait for ever, so the store keeps its own limit too.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RedisStoreError(`Redis did not answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.#client.sendCommand(args, { timeout: this.commandTimeoutMs }), limit]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async begin(key: string): Promise<ClaimResult> {
