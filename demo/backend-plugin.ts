@@ -6,7 +6,9 @@ import type { Plugin } from 'vite';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { escapeHtml } from '../src/sandbox/pages.js';
 import { checkHttpUrl } from '../src/service/form-url.js';
+import { PaymentClient } from '../src/server/index.js';
 import { CHECKOUT_PREFIX, DemoBackend, type DemoBackendConfig } from './backend.js';
+import { demoRedisStore, type DemoRedis } from './backend-redis.js';
 
 export interface DemoBackendOptions {
   /** Where PAY_FORM_* settings are read; default process.env (read when the server starts). */
@@ -75,6 +77,7 @@ async function sandboxOnFreePort(port: number, callbackUrl: string, secret: stri
 interface Running {
   backend: DemoBackend;
   sandbox: Sandbox | undefined;
+  redis: DemoRedis | undefined;
 }
 
 export function demoBackend(options: DemoBackendOptions = {}): Plugin {
@@ -84,9 +87,10 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
   const stop = async () => {
     if (stopped || !running) return;
     stopped = true;
-    const { backend, sandbox } = await running.catch(() => ({ backend: undefined, sandbox: undefined }));
+    const { backend, sandbox, redis } = await running.catch(() => ({ backend: undefined, sandbox: undefined, redis: undefined }));
     backend?.close();
     await sandbox?.close();
+    await redis?.close();
   };
 
   return {
@@ -99,31 +103,39 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
       // A half-set environment stops `npm start` at once, before anything listens.
       const real = serviceFromEnv(env);
       const configuredOrigin = shopOriginFromEnv(env);
+      // A bad real-service setting (its base URL, say) stops it here too: the client checks its options.
+      if (real) new PaymentClient({ baseUrl: real.baseUrl, merchantId: real.merchantId, secret: real.secret });
+      // REDIS_URL: callbacks and verified statuses in Redis, shared with any other backend on it.
+      const redisUrl = env.REDIS_URL || undefined;
       const sandboxPort = wholeNumber(env, 'PAY_FORM_SANDBOX_PORT', 0) ?? DEFAULT_SANDBOX_PORT;
       running = new Promise<Running>((resolve, reject) => {
         httpServer.once('listening', () => {
           const { address, family, port } = httpServer.address() as AddressInfo;
           const host = family === 'IPv6' ? `[${address}]` : address;
-          const callbackUrl = `http://${host}:${port}${CHECKOUT_PREFIX}callback`;
+          // PAY_FORM_CALLBACK_URL: the sandbox calls another backend (npm run start:cluster).
+          const callbackUrl = env.PAY_FORM_CALLBACK_URL || `http://${host}:${port}${CHECKOUT_PREFIX}callback`;
           // The address the log below tells the person to open, unless PAY_FORM_SHOP_ORIGIN names another.
           const shopOrigin = configuredOrigin ?? `http://localhost:${port}`;
           (async (): Promise<Running> => {
-            if (real) return { backend: new DemoBackend({ ...real, sandbox: false, shopOrigin }), sandbox: undefined };
-            // A fresh secret each run: it only has to be shared by this backend and its own sandbox.
-            const secret = crypto.randomUUID();
+            const redis = redisUrl ? await demoRedisStore(redisUrl) : undefined;
+            const store = redis?.store;
+            if (real) return { backend: new DemoBackend({ ...real, sandbox: false, shopOrigin, store }), sandbox: undefined, redis };
+            // A fresh secret each run unless given: it only has to be shared by the backends and their sandbox.
+            const secret = env.PAY_FORM_SANDBOX_SECRET || crypto.randomUUID();
             const sandbox = await sandboxOnFreePort(sandboxPort, callbackUrl, secret);
             const backend = new DemoBackend({
               baseUrl: sandbox.url, merchantId: sandbox.merchantId, secret,
-              siteId: SANDBOX_SITE, redirectSiteId: SANDBOX_REDIRECT_SITE, sandbox: true, shopOrigin,
+              siteId: SANDBOX_SITE, redirectSiteId: SANDBOX_REDIRECT_SITE, sandbox: true, shopOrigin, store,
             });
-            return { backend, sandbox };
+            return { backend, sandbox, redis };
           })().then((started) => {
             const service = started.sandbox
               ? `the embedded sandbox at ${started.sandbox.url} (merchant ${started.sandbox.merchantId})`
               : `${started.backend.config.baseUrl} (merchant ${started.backend.config.merchantId}, from PAY_FORM_* variables)`;
             server.config.logger.info(
               `\n  pay-form demo: open ${shopOrigin}/ and press Pay\n` +
-                `  payment service: ${service}\n  callbacks are received at ${callbackUrl}\n`,
+                `  payment service: ${service}\n  callbacks are received at ${callbackUrl}\n` +
+                `  callbacks and verified statuses are kept ${redisUrl ? `in Redis at ${redisUrl}` : 'in memory'}\n`,
             );
             resolve(started);
           }, reject);

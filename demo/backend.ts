@@ -5,6 +5,7 @@ import {
   createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
   type NodeHandler, type TokenParams,
 } from '../src/server/index.js';
+import { SettledOrders, type CallbackStore } from './backend-status.js';
 import { isJsonContentType } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
@@ -20,6 +21,8 @@ export interface DemoBackendConfig {
   /** The origin the shop's pages are served from, e.g. `http://localhost:5173`: success_url and
    *  fail_url are built on it, never on the request's Host header, which the browser (or anyone) sets. */
   shopOrigin: string;
+  /** Where callbacks and verified statuses are kept: memory by default, Redis with REDIS_URL. */
+  store?: CallbackStore;
 }
 
 export interface CallbackLogEntry {
@@ -48,6 +51,7 @@ export class DemoBackend {
   readonly #log: CallbackLogEntry[] = [];
   readonly #streams = new Set<ServerResponse>();
   readonly #routes: Readonly<Record<string, NodeHandler>>;
+  readonly #settled: SettledOrders;
 
   constructor(readonly config: DemoBackendConfig) {
     const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
@@ -55,14 +59,18 @@ export class DemoBackend {
       client,
       resolve: (request, body) => this.#tokenParams(request, body.order_ref),
     });
-    const callbackHandler = createCallbackHandler({ secret: config.secret, onStatus: (payload) => this.#record(payload) });
+    this.#settled = new SettledOrders(config.store);
+    const callbackHandler = createCallbackHandler({
+      secret: config.secret, store: this.#settled.store, onStatus: (payload) => this.#record(payload),
+    });
     const node = (handler: FetchHandler) => toNodeHandler(handler);
     this.#routes = {
       'GET config': node(async () => json(200, this.#publicConfig())),
       'GET catalogue': node(async () =>
         json(200, { products: priceList(), currencies: Object.keys(RATES), methods: DEMO_METHODS, languages: DEMO_LANGUAGES }),
       ),
-      'POST orders': node((request) => this.#createOrder(request)),
+      'POST orders': node(async (request) => this.#settled.remember(request, await this.#createOrder(request))),
+      'GET status': node(this.#settled.handler),
       'POST token': node((request) => this.#token(request, tokenHandler)),
       'POST callback': node(callbackHandler),
       'GET callbacks': node(async () => json(200, this.#log)),

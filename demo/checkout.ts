@@ -20,7 +20,7 @@ interface Config {
 
 const EVENTS = [
   'pay-form-open', 'pay-form-ready', 'pay-form-redirect', 'pay-form-success', 'pay-form-fail', 'pay-form-close',
-  'pay-form-error',
+  'pay-form-error', 'pay-form-settled',
 ] as const;
 
 /** What the person reads after each outcome the element reports, and whether the form (showing the
@@ -137,6 +137,7 @@ async function pay(config: Config): Promise<void> {
     payForm.setAttribute('base-url', config.base_url);
     payForm.setAttribute('token-url', '/api/checkout/token');
     payForm.setAttribute('order-ref', order.order_ref);
+    payForm.setAttribute('status-url', '/api/checkout/status');
     const display = (form.elements.namedItem('display') as RadioNodeList).value;
     payForm.setAttribute('display', display);
     for (const name of EVENTS) {

@@ -1,0 +1,32 @@
+// Backend A of `npm run start:cluster`: another demo backend, in its own process, that takes the
+// sandbox's callbacks on REDIS_URL's store. It shares nothing with the page's backend but Redis (and
+// the sandbox's secret, PAY_FORM_SANDBOX_SECRET). Prints {"port"} once listening.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CHECKOUT_PREFIX, DemoBackend } from './backend.js';
+import { demoRedisStore } from './backend-redis.js';
+
+const redisUrl = process.env.REDIS_URL;
+const secret = process.env.PAY_FORM_SANDBOX_SECRET;
+if (!redisUrl || !secret) throw new Error('backend-callbacks needs REDIS_URL and PAY_FORM_SANDBOX_SECRET');
+
+const redis = await demoRedisStore(redisUrl);
+// This backend never asks the service for anything: it only verifies and records callbacks.
+const backend = new DemoBackend({
+  baseUrl: 'http://127.0.0.1:9', merchantId: 'unused', secret, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: 'http://127.0.0.1:9', store: redis.store,
+});
+const ROUTES = new Set([`POST ${CHECKOUT_PREFIX}callback`, `GET ${CHECKOUT_PREFIX}callbacks`]);
+const server = http.createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
+  if (!ROUTES.has(`${req.method} ${path}`)) return void res.writeHead(404).end();
+  backend.middleware(req, res, () => res.writeHead(404).end());
+});
+server.listen(Number(process.env.PAY_FORM_CALLBACK_PORT ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+});
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    server.close();
+    void redis.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,84 @@
+// `npm run start:cluster`: two demo backends on one Redis behind the same page. Backend B is Vite with
+// the demo's plugin (the page, orders, tokens and the status endpoint); backend A, another process,
+// takes the sandbox's callbacks. A callback that reaches A settles the page served by B, through the
+// verified status A records in Redis. REDIS_URL names the Redis; without it a redis-server is started
+// on a free port (Debian's, or REDIS_SERVER).
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'vite';
+import { CHECKOUT_PREFIX } from './backend.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface Cluster {
+  /** The page, on backend B. */
+  url: string;
+  /** Where the sandbox sends callbacks: backend A. */
+  callbackUrl: string;
+  redisUrl: string;
+  close(): Promise<void>;
+}
+
+async function startCallbackBackend(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./backend-callbacks.ts', import.meta.url))], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`backend A exited (${code})`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function startCluster(options: { port?: number; redisUrl?: string } = {}): Promise<Cluster> {
+  let redisUrl = options.redisUrl ?? process.env.REDIS_URL;
+  let stopRedis = async () => undefined as unknown;
+  if (!redisUrl) {
+    const { startRedis } = await import('../test/support/redis.js');
+    const redis = await startRedis();
+    redisUrl = redis.url;
+    stopRedis = () => redis.stop();
+  }
+  const secret = crypto.randomUUID();
+  const backendA = await startCallbackBackend({ REDIS_URL: redisUrl, PAY_FORM_SANDBOX_SECRET: secret });
+  const callbackUrl = `${backendA.url}${CHECKOUT_PREFIX}callback`;
+  Object.assign(process.env, { REDIS_URL: redisUrl, PAY_FORM_SANDBOX_SECRET: secret, PAY_FORM_CALLBACK_URL: callbackUrl });
+  const vite = await createServer({
+    root: ROOT,
+    configFile: `${ROOT}vite.config.ts`,
+    server: { port: options.port ?? 5173, strictPort: false, open: false },
+    clearScreen: false,
+  });
+  await vite.listen();
+  const { port } = vite.httpServer?.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    callbackUrl,
+    redisUrl,
+    async close() {
+      await vite.close();
+      await backendA.close();
+      await stopRedis();
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await import('../scripts/ensure-bundles.js');
+  const cluster = await startCluster();
+  console.log(
+    `\n  pay-form cluster demo: open ${cluster.url}/ (backend B: the page, orders, tokens, status)\n` +
+      `  backend A takes the callbacks at ${cluster.callbackUrl}\n  both keep callbacks and statuses in Redis at ${cluster.redisUrl}\n`,
+  );
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cluster.close().then(() => process.exit(0)));
+}
