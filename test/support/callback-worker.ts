@@ -2,7 +2,8 @@
 // callback handler (POST) and the status handler (GET) of pay-form/server on a loopback port, on a
 // RedisCallbackStore (REDIS_URL) or a MemoryCallbackStore. It prints JSON lines: {"port"} once
 // listening, {"call": key} as each onStatus starts. Settings come from the environment:
-// REDIS_URL, PREFIX, SECRET, LEASE_MS, TIMEOUT_MS, HANG_FIRST (the first onStatus never settles).
+// REDIS_URL, PREFIX, SECRET, LEASE_MS, TIMEOUT_MS, WAIT_MS, HANG_FIRST (the first onStatus never
+// settles), NO_WATCH (the status handler is not told of news: only its re-reads find a status).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
@@ -29,6 +30,12 @@ if (env['REDIS_URL']) {
   store = new RedisCallbackStore(client, { prefix: env['PREFIX'] ?? 'pay-form:', leaseMs, onError: () => undefined });
 } else {
   store = new MemoryCallbackStore({ leaseMs });
+}
+
+if (env['NO_WATCH'] === '1') {
+  const { watch: _deaf, ...rest } = store;
+  const full = store;
+  store = { ...rest, begin: (k) => full.begin(k), complete: (k, o) => full.complete(k, o), fail: (k) => full.fail(k), status: (id) => full.status!(id) };
 }
 
 let hang = env['HANG_FIRST'] === '1';
