@@ -60,7 +60,7 @@ function collectBody(req: IncomingMessage): Promise<Buffer> {
   return readNodeBody(req, MAX_REQUEST_BYTES);
 }
 
-function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -114,6 +114,15 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
   res.end();
 }
 
+/** For GET and HEAD (a status long poll), a signal that aborts when the client goes away before the
+ *  answer. The POST handlers answer at once and do not need one, so they do not pay for it. */
+function goneSignal(req: IncomingMessage, res: ServerResponse): AbortSignal | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const gone = new AbortController();
+  res.once('close', () => res.writableFinished || gone.abort());
+  return gone.signal;
+}
+
 export interface NodeHandlerOptions {
   /** The answer to a body over the size cap (default: 413 `{ success: false, message }`); the
    *  connection is closed after it, rather than the rest read. */
@@ -141,10 +150,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         await sendResponse(await tooLarge(), res);
         return;
       }
-      // request.signal aborts when the client goes away before the answer, so a long poll stops waiting.
-      const gone = new AbortController();
-      res.once('close', () => res.writableFinished || gone.abort());
-      await sendResponse(await handler(toRequest(req, body, gone.signal)), res);
+      await sendResponse(await handler(toRequest(req, body, goneSignal(req, res))), res);
     };
     run().catch((error: unknown) => {
       if (next) return next(error);
