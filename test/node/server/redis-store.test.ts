@@ -94,3 +94,8 @@ describe('RedisCallbackStore', () => {
     assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), RangeError);
   });
 });
+
+// Type-level: a node-redis client is a RedisClientLike, with no cast (checked by `npm run typecheck`).
+export function acceptsNodeRedis(client: ReturnType<typeof createClient>): RedisCallbackStore {
+  return new RedisCallbackStore(client);
+}
