@@ -32,6 +32,14 @@ const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, u
   'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`, false],
 };
 
+/** The shop's own word, from the service's signed callback (pay-form-settled): the only confirmation. */
+function showSettled(detail: Record<string, unknown>): void {
+  const confirmed = $<HTMLParagraphElement>('#confirmed');
+  confirmed.dataset.status = String(detail.status);
+  confirmed.textContent =
+    detail.status === 'success' ? 'Payment confirmed by the shop' : `The shop recorded the payment as ${String(detail.status)}`;
+}
+
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
 const form = $<HTMLFormElement>('#checkout');
 const field = <T extends HTMLInputElement | HTMLSelectElement>(name: string) => form.elements.namedItem(name) as T;
@@ -117,6 +125,7 @@ async function pay(config: Config): Promise<void> {
     // Focus would otherwise fall to <body> (the dialog hands it back to a button disabled at the time).
     button.focus();
   };
+  $('#confirmed').textContent = '';
   try {
     const response = await fetch('/api/checkout/orders', {
       method: 'POST',
@@ -144,6 +153,7 @@ async function pay(config: Config): Promise<void> {
       payForm.addEventListener(name, (e) => {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));
+        if (name === 'pay-form-settled') showSettled(detail);
         const result = RESULTS[name]?.(detail);
         if (result) finish(result[0], result[1], result[2] ? payForm : undefined);
       });
