@@ -70,7 +70,6 @@ export type { CallbackStore, ClaimResult, OrderStatus, OrderOutcome } from './ca
 export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './memory-store.js';
 export {
   RedisCallbackStore,
-  RedisStoreError,
   type RedisCallbackStoreOptions,
   type RedisClientLike,
   type RedisSubscriberLike,

@@ -1,7 +1,9 @@
 // CallbackStore on Redis, for several servers behind one callback URL (docs/server.md, Stores). It
-// talks to a connected node-redis client through the few methods below, so pay-form never imports the
-// `redis` package (an optional peer dependency) and its types do not need it either.
+// talks to a connected node-redis client through the few methods below (redis-client.ts), so pay-form
+// never imports the `redis` package (an optional peer dependency) and its types do not need it either;
+// the same client can serve RedisPayoutLedger.
 import { Watchers, parseOrderStatus, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
 
 /** The subscriber connection: what node-redis's `client.duplicate()` gives. */
 export interface RedisSubscriberLike {
@@ -11,10 +13,9 @@ export interface RedisSubscriberLike {
   destroy?(): unknown;
 }
 
-/** The part of a connected node-redis client (v5 and later) the store uses. */
-export interface RedisClientLike {
-  readonly isReady?: boolean;
-  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+/** The part of a connected node-redis client (v5 and later) the store uses: commands, and a second
+ *  connection for pub/sub. */
+export interface RedisClientLike extends RedisCommandClient {
   duplicate(): RedisSubscriberLike;
 }
 
@@ -51,10 +52,6 @@ if KEYS[2] then
 end
 return 1`;
 
-export class RedisStoreError extends Error {
-  override name = 'RedisStoreError';
-}
-
 /**
  * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected node-redis client.
  * Every command fails fast while the client is not connected, and after commandTimeoutMs otherwise,
@@ -72,7 +69,7 @@ export class RedisCallbackStore implements CallbackStore {
   #subscriber: Promise<RedisSubscriberLike> | undefined;
 
   constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
-    if (typeof client?.sendCommand !== 'function' || typeof client.duplicate !== 'function') {
+    if (!isRedisCommandClient(client) || typeof client.duplicate !== 'function') {
       throw new TypeError('RedisCallbackStore needs a node-redis client (createClient from the redis package)');
     }
     this.#client = client;
@@ -98,20 +95,10 @@ export class RedisCallbackStore implements CallbackStore {
     return `${this.prefix}order:${requestId}`;
   }
 
-  async #send(args: string[]): Promise<unknown> {
-    // node-redis queues commands while it reconnects; a callback must not wait on that queue.
-    if (this.#client.isReady === false) throw new RedisStoreError('Redis is not connected');
-    // node-redis's own timeout covers only a command still waiting to be written; one already sent
-    // to a Redis that stopped answering would wait for ever, so the store keeps its own limit too.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisStoreError(`Redis did not answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
-    });
-    try {
-      return await Promise.race([this.#client.sendCommand(args, { timeout: this.commandTimeoutMs }), limit]);
-    } finally {
-      clearTimeout(timer);
-    }
+  #send(args: string[]): Promise<unknown> {
+    // Fails at once while the client is not connected (node-redis would queue the command until it
+    // reconnects) and after commandTimeoutMs otherwise: the callback handler then answers 503.
+    return redisCommand(this.#client, args, this.commandTimeoutMs);
   }
 
   async begin(key: string): Promise<ClaimResult> {
@@ -119,7 +106,7 @@ export class RedisCallbackStore implements CallbackStore {
     const answer = await this.#send(['EVAL', BEGIN, '1', this.#claimKey(key), token, String(this.leaseMs)]);
     if (answer === 'new') this.#tokens.set(key, token);
     if (answer === 'new' || answer === 'done' || answer === 'in-flight') return answer;
-    throw new RedisStoreError(`unexpected answer to the claim: ${String(answer)}`);
+    throw new Error(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
 
   async complete(key: string, outcome?: OrderOutcome): Promise<void> {

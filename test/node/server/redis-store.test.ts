@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
-import { SECRET } from './service.js';
+import { SECRET } from '../../support/service.js';
 
 let redis: RedisServer;
 const clients: Array<{ destroy(): void }> = [];

@@ -17,7 +17,7 @@ import {
   type StatusHandlerOptions,
 } from '../../../src/server/index.js';
 import { startRedis, type RedisServer } from '../../support/redis.js';
-import { SECRET, startServer } from './service.js';
+import { SECRET, startServer } from '../../support/service.js';
 
 const closers: Array<() => Promise<unknown> | unknown> = [];
 after(async () => {
