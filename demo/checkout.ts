@@ -141,6 +141,8 @@ async function pay(config: Config): Promise<void> {
     if (!response.ok) throw new Error(`the shop refused the order (${response.status})`);
     const order = (await response.json()) as { order_ref: string };
     item('#events', `order created`, order.order_ref);
+    // For the return page of a redirect: it asks the shop about this order once the person is back.
+    sessionStorage.setItem('pay-form-demo-order', order.order_ref);
 
     const payForm = document.createElement('pay-form');
     payForm.setAttribute('base-url', config.base_url);
