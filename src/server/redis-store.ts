@@ -103,7 +103,15 @@ export class RedisCallbackStore implements CallbackStore {
 
   async begin(key: string): Promise<ClaimResult> {
     const token = `in-flight:${crypto.randomUUID()}`;
-    const answer = await this.#send(['EVAL', BEGIN, '1', this.#claimKey(key), token, String(this.leaseMs)]);
+    let answer: unknown;
+    try {
+      answer = await this.#send(['EVAL', BEGIN, '1', this.#claimKey(key), token, String(this.leaseMs)]);
+    } catch (error) {
+      // The claim may still land (a slow Redis runs it after our limit): the release goes out on the
+      // same connection, so Redis runs it after the claim, and the key does not wait for the lease.
+      this.#send(['EVAL', FAIL, '1', this.#claimKey(key), token]).catch(() => undefined);
+      throw error;
+    }
     if (answer === 'new') this.#tokens.set(key, token);
     if (answer === 'new' || answer === 'done' || answer === 'in-flight') return answer;
     throw new Error(`Redis: unexpected answer to the claim: ${String(answer)}`);

@@ -93,10 +93,13 @@ test('inline: Pay in the sandbox form ends in "Payment successful" and a verifie
   assert.equal(callback?.amount, 8188);
   assert.equal(callback?.currency, 'EUR');
   await waitForText('#callbacks li', 'success: Hand grinder €81.88');
+  // The backend's verified callback reaches the page through status-url.
+  await waitForText('#confirmed', 'Payment confirmed by the shop');
   const events = await page.locator('#events li').allTextContents();
   const names = events.map((e) => e.split(' ')[0]).filter((n) => n?.startsWith('pay-form-'));
-  // The shop closes the form (and its framed return page) once it shows the result.
-  assert.deepEqual(names, ['pay-form-open', 'pay-form-ready', 'pay-form-success', 'pay-form-close']);
+  // The shop closes the form (and its framed return page) once it shows the result; the verified
+  // status comes after, through status-url.
+  assert.deepEqual(names, ['pay-form-open', 'pay-form-ready', 'pay-form-success', 'pay-form-close', 'pay-form-settled']);
 });
 
 test('inline: Decline ends in "Payment failed" and a verified fail callback', async () => {

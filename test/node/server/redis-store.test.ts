@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
-import { startRedis, type RedisServer } from '../../support/redis.js';
+import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET } from '../../support/service.js';
 
 let redis: RedisServer;
@@ -19,9 +19,7 @@ after(async () => {
 });
 
 async function store(options: ConstructorParameters<typeof RedisCallbackStore>[1] = {}): Promise<RedisCallbackStore> {
-  const client = createClient({ url: redis.url, disableOfflineQueue: true });
-  client.on('error', () => undefined);
-  await client.connect();
+  const client = await connectedClient(redis.url, { disableOfflineQueue: true });
   clients.push(client);
   return new RedisCallbackStore(client, options);
 }

@@ -3,7 +3,6 @@
 // re-read when that news is missed). Real loopback servers and a real redis-server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createClient } from 'redis';
 import {
   ConfigError,
   createCallbackHandler,
@@ -16,7 +15,7 @@ import {
   type FetchHandler,
   type StatusHandlerOptions,
 } from '../../../src/server/index.js';
-import { startRedis, type RedisServer } from '../../support/redis.js';
+import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET, startServer } from '../../support/service.js';
 
 const closers: Array<() => Promise<unknown> | unknown> = [];
@@ -146,9 +145,7 @@ describe('status handler across servers on one Redis', () => {
   });
 
   async function redisStore(prefix: string): Promise<RedisCallbackStore> {
-    const client = createClient({ url: redis.url, disableOfflineQueue: true });
-    client.on('error', () => undefined);
-    await client.connect();
+    const client = await connectedClient(redis.url, { disableOfflineQueue: true });
     const store = new RedisCallbackStore(client, { prefix });
     closers.push(async () => {
       await store.close();
@@ -199,9 +196,7 @@ describe('status handler across servers on one Redis', () => {
 
   test('Redis unreachable: the status handler answers 503 with Retry-After', async () => {
     const own = await startRedis();
-    const client = createClient({ url: own.url, disableOfflineQueue: true, socket: { reconnectStrategy: 50 } });
-    client.on('error', () => undefined);
-    await client.connect();
+    const client = await connectedClient(own.url, { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } });
     closers.push(() => client.destroy());
     const store = new RedisCallbackStore(client);
     await own.stop();
