@@ -107,9 +107,12 @@ export class RedisCallbackStore implements CallbackStore {
     try {
       answer = await this.#send(['EVAL', BEGIN, '1', this.#claimKey(key), token, String(this.leaseMs)]);
     } catch (error) {
-      // The claim may still land (a slow Redis runs it after our limit): the release goes out on the
-      // same connection, so Redis runs it after the claim, and the key does not wait for the lease.
-      this.#send(['EVAL', FAIL, '1', this.#claimKey(key), token]).catch(() => undefined);
+      // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
+      // the release goes out on the same connection, so Redis runs it after the claim, and the key does
+      // not wait for the lease. No limit on it: node-redis would drop it unsent at the limit.
+      if (this.#client.isReady !== false) {
+        this.#client.sendCommand(['EVAL', FAIL, '1', this.#claimKey(key), token]).catch(() => undefined);
+      }
       throw error;
     }
     if (answer === 'new') this.#tokens.set(key, token);

@@ -6,30 +6,22 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startCluster, type Cluster } from '../../demo/cluster.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
+import { startTestCluster, type TestCluster } from '../support/cluster.js';
 import { launchBrowser, watchPage } from './harness.js';
 
-let redis: RedisServer;
-let cluster: Cluster;
+let cluster: TestCluster;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
-let serviceOrigin: string;
 
 before(async () => {
-  redis = await startRedis();
-  for (const name of Object.keys(process.env)) if (name.startsWith('PAY_FORM_')) delete process.env[name];
-  process.env.PAY_FORM_SANDBOX_PORT = '0';
-  cluster = await startCluster({ port: 0, redisUrl: redis.url });
+  cluster = await startTestCluster();
   browser = await launchBrowser();
-  serviceOrigin = ((await (await fetch(`${cluster.url}/api/checkout/config`)).json()) as { base_url: string }).base_url.replace(/\/$/, '');
 });
 after(async () => {
   await browser?.close();
   await cluster?.close();
-  await redis?.stop();
 });
 beforeEach(async () => {
   context = await browser.newContext();
@@ -40,7 +32,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await context.close();
   // The element's reachability probe (a no-cors HEAD to the sandbox's origin root) gets the sandbox's 404.
-  const probe = (problem: string) => problem === `HTTP 404 ${serviceOrigin}/`;
+  const probe = (problem: string) => problem === `HTTP 404 ${cluster.serviceOrigin}/`;
   assert.deepEqual(problems.filter((p) => !probe(p)), [], 'no page errors and no console errors');
 });
 
@@ -83,7 +75,7 @@ test('redirect: back on the return page, it says "Payment confirmed by the shop"
   await page.locator('#pay:enabled').waitFor();
   await page.locator('input[name=display][value=redirect]').check();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await page.waitForURL((url) => url.href.startsWith(`${serviceOrigin}/api/jsapi/open/`));
+  await page.waitForURL((url) => url.href.startsWith(`${cluster.serviceOrigin}/api/jsapi/open/`));
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await page.waitForURL(`${cluster.url}/demo/return.html?status=success`);
   const orderRef = await page.evaluate(() => sessionStorage.getItem('pay-form-demo-order'));

@@ -3,24 +3,16 @@
 // callback A verified, and only for the shopper whose cookie created the order.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startCluster, type Cluster } from '../../../demo/cluster.js';
-import { startRedis, type RedisServer } from '../../support/redis.js';
+import { startTestCluster, type TestCluster } from '../../support/cluster.js';
 
-let redis: RedisServer;
-let cluster: Cluster;
+let cluster: TestCluster;
 before(async () => {
-  redis = await startRedis();
-  for (const name of Object.keys(process.env)) if (name.startsWith('PAY_FORM_')) delete process.env[name];
-  process.env.PAY_FORM_SANDBOX_PORT = '0';
-  cluster = await startCluster({ port: 0, redisUrl: redis.url });
+  cluster = await startTestCluster();
 });
-after(async () => {
-  await cluster?.close();
-  await redis?.stop();
-});
+after(() => cluster?.close());
 
 test('a callback that reaches backend A settles the order on backend B, for its shopper only', async () => {
-  const config = (await (await fetch(`${cluster.url}/api/checkout/config`)).json()) as { base_url: string };
+  const config = { base_url: cluster.serviceOrigin };
   const created = await fetch(`${cluster.url}/api/checkout/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
