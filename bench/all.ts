@@ -2,7 +2,7 @@
 // into docs/performance.md between its markers (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`); the
 // size table and the README's hashes through scripts/readme-sync.ts. `npm run bench -- quick` runs
 // each at a small size, to check the benches work (its figures are not worth publishing); names after
-// it (size, server, form-open, ledger, fuzz) run only those, e.g. `npm run bench -- fuzz`.
+// it (size, server, form-open, ledger, settle, fuzz) run only those, e.g. `npm run bench -- fuzz`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +69,7 @@ try {
   if (wanted('server')) benchSection('server', 'bench/server/run.ts', quick ? ['5', '2', '1000', '10'] : []);
   if (wanted('form-open')) benchSection('form-open', 'bench/form-open/run.ts', quick ? ['6', '30'] : []);
   if (wanted('ledger')) ledgerSection(quick ? ['3', '100', '1000'] : []);
+  if (wanted('settle')) settleSection(quick ? { ROUNDS: '1', SAMPLES: '5' } : {});
   if (wanted('fuzz')) fuzzSection(quick ? 200 : 10_000);
   console.log(`docs/performance.md written${quick ? ' (quick sizes)' : ''}`);
 } finally {
@@ -80,6 +81,15 @@ function ledgerSection(args: string[]): void {
   const table = run(['bench/ledger/run.ts', ...args]).split('\n').filter((line) => line.startsWith('|'));
   if (table.length < 3) throw new Error('bench/ledger printed no table');
   writeFileSync(DOC, replaceGenerated(readFileSync(DOC, 'utf8'), 'ledger', table.join('\n')));
+}
+
+/** bench/settle prints one line saying what ran, then its table. */
+function settleSection(env: Record<string, string>): void {
+  const lines = run(['bench/settle/run.ts'], env).split('\n');
+  const table = lines.filter((line) => line.startsWith('|'));
+  if (table.length < 3) throw new Error('bench/settle printed no table');
+  const heading = lines.find((line) => line.startsWith('callback → settled')) ?? '';
+  writeFileSync(DOC, replaceGenerated(readFileSync(DOC, 'utf8'), 'settle', `${heading}\n\n${table.join('\n')}`));
 }
 
 function fuzzSection(runs: number): void {

@@ -77,7 +77,10 @@ try {
     }
   }
 
-  console.log(`callback → settled delay, ${ROUNDS} rounds (rotated order), node ${process.version}\n`);
+  const load = (await import('node:os')).loadavg()[0]?.toFixed(1);
+  console.log(
+    `callback → settled delay, ${new Date().toISOString().slice(0, 10)}, ${ROUNDS} rounds (rotated order) of ${SAMPLES} samples per setup, Node ${process.version}, load average ${load}\n`,
+  );
   console.log('| setup | samples | median | p95 | spread of round medians |');
   console.log('|---|---|---|---|---|');
   for (const setup of setups) {
