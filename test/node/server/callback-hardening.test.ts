@@ -3,6 +3,8 @@
 // through toNodeHandler on a real loopback server and through the bare Fetch handler.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { fuzzRuns } from '../../support/fuzz.js';
 import {
   ConfigError,
   createCallbackHandler,
@@ -84,6 +86,26 @@ describe('callback handler: unsigned bad input gets 400 or 401, never a throw', 
     const post = await bothWays(createTokenHandler({ client, resolve: () => null }));
     assert.deepEqual(await post(`{"order_ref":"o","x":${deepArray(20_000)}}`), [400, 400]);
   });
+});
+
+test('property: any unsigned body (JSON of any shape, numbers out of range, deep nesting, bytes) gets 400 or 401 from the bare handler, never a throw', async () => {
+  const errors: unknown[] = [];
+  const handler = createCallbackHandler({ secret: SECRET, onStatus: () => assert.fail('no unsigned body is handed over'), onError: (e) => errors.push(e) });
+  const nasty = fc.oneof(
+    fc.json(),
+    fc.jsonValue().map((v) => JSON.stringify({ invoice_id: 'i', status: 'success', v, signature: '00' })),
+    fc.constantFrom('1e400', '-1e400', '1e-400', '[[[[[[]]]]]]').map((n) => `{"invoice_id":"i","status":"success","amount":${n},"signature":"00"}`),
+    fc.integer({ min: 60, max: 3000 }).map((d) => `{"invoice_id":"i","status":"success","x":${'['.repeat(d)}${']'.repeat(d)},"signature":"00"}`),
+    fc.string(),
+    fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+  );
+  await fc.assert(
+    fc.asyncProperty(nasty, async (body) => {
+      const answer = await handler(new Request('http://merchant.test/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      assert.ok(answer.status === 400 || answer.status === 401, `${answer.status} for ${body.slice(0, 80)}`);
+    }),
+    { numRuns: fuzzRuns() },
+  );
 });
 
 describe('callback handler: a hung onStatus', () => {
