@@ -7,6 +7,7 @@ import { createClient } from 'redis';
 import { createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET } from '../../support/service.js';
+import { waitUntilRefused } from '../../support/callback-workers.js';
 
 let redis: RedisServer;
 const clients: Array<{ destroy(): void }> = [];
@@ -97,3 +98,39 @@ describe('RedisCallbackStore', () => {
 export function acceptsNodeRedis(client: ReturnType<typeof createClient>): RedisCallbackStore {
   return new RedisCallbackStore(client);
 }
+
+test('Redis lost between onStatus and its record: 503 (never 200 without a stored outcome), and the redelivery here records it without a second call', async () => {
+  const own = await startRedis();
+  const client = await connectedClient(own.url, { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } });
+  try {
+    const s = new RedisCallbackStore(client, { commandTimeoutMs: 500 });
+    let calls = 0;
+    let back: Promise<void> | undefined;
+    const handler = createCallbackHandler({
+      secret: SECRET,
+      store: s,
+      onStatus: async () => {
+        calls++;
+        // Redis goes away (and comes back empty) while the merchant's own work runs.
+        back = own.restart(300);
+        await waitUntilRefused(own.port);
+      },
+    });
+    const payload = { invoice_id: 'inv-lost', request_id: 'order-lost', status: 'success' };
+    const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
+    const post = () => handler(new Request('http://merchant.test/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    assert.equal((await post()).status, 503);
+    await back;
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await post()).status;
+      if (status !== 200) await sleep(100);
+    }
+    assert.equal(status, 200);
+    assert.equal(calls, 1, 'onStatus ran once');
+    assert.deepEqual(await s.status('order-lost'), { status: 'success', invoice_id: 'inv-lost' });
+  } finally {
+    client.destroy();
+    await own.stop();
+  }
+});
