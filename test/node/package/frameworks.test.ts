@@ -58,13 +58,24 @@ for (const checker of CHECKERS) {
       assert.equal(code, 0, output);
     });
 
-    test(`refuses test/frameworks/${checker.fixture}-wrong with the expected type error`, async () => {
-      const { code, output } = await run(checker.bin, checker.args, `${checker.fixture}-wrong`);
+    test(`refuses test/frameworks/${checker.fixture}-must-fail with the expected type error`, async () => {
+      const { code, output } = await run(checker.bin, checker.args, `${checker.fixture}-must-fail`);
       assert.notEqual(code, 0, `expected a type error, got:\n${output}`);
       assert.match(output, checker.wrong);
     });
   });
 }
+
+// Apps that check every declaration they load (skipLibCheck: false) and have no ambient @types.
+test("every browser entry's declarations type-check with skipLibCheck off (test/frameworks/strict-types)", async () => {
+  const { code, output } = await run('tsc', ['-p', 'tsconfig.json'], 'strict-types');
+  assert.equal(code, 0, output);
+});
+
+test('pay-form/server type-checks in a Workers project with no Node types (test/frameworks/workers)', async () => {
+  const { code, output } = await run('tsc', ['-p', 'tsconfig.json'], 'workers');
+  assert.equal(code, 0, output);
+});
 
 test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form> to the browser', async () => {
   const { isCustomElement } = (await import(distFile('element/vue.js').href)) as typeof import('../../../src/element/vue.js');
