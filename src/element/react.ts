@@ -1,5 +1,8 @@
 // The `pay-form/react` entry: <PayFormReact> made by @lit/react, with one `onPayForm…` prop per event
 // (named from the event constants), and JSX typings for apps that write the raw <pay-form> tag.
+// 'use client': React Server Components (Next.js) must run it in the browser, where it has hooks and
+// defines the tag; scripts/build.ts keeps the directive at the top of dist/element/react.js.
+'use client';
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { PayForm } from './pay-form-define.js';
