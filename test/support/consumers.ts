@@ -41,6 +41,8 @@ export async function installConsumer(name: string): Promise<ConsumerApp> {
   const tgz = await packedTarball();
   const dir = await mkdtemp(path.join(WORK, `${name}-`));
   await cp(path.join(ROOT, 'test/consumers', name), dir, { recursive: true });
+  // Every app's backend mounts the same handlers as the server recipes (docs/server.md).
+  await cp(path.join(ROOT, 'test/recipes/pay.ts'), path.join(dir, 'pay.ts'));
   const target = path.join(dir, 'node_modules/pay-form');
   await mkdir(target, { recursive: true });
   execFileSync('tar', ['-xzf', tgz, '-C', target, '--strip-components=1']);
@@ -63,16 +65,23 @@ export function runIn(dir: string, bin: string, args: readonly string[], env: Re
   });
 }
 
-/** What a built checkout page must show in Chromium: the sandbox's form framed inside <pay-form>
- *  (its Pay button rendered from the service's origin), and the app's own handlers having seen the
- *  element's events (the app lists them in #events). */
-export async function assertCheckout(page: Page, pageUrl: string, sandboxUrl: string): Promise<void> {
+/** Opens the page and waits for the sandbox's form inside <pay-form>; gives the page's problems so far
+ *  (errors, failed requests), which the caller checks when it is done. */
+export async function assertFramed(page: Page, pageUrl: string, sandboxUrl: string): Promise<string[]> {
   const problems = watchPage(page);
   await page.goto(pageUrl);
   const frame = page.frameLocator('pay-form iframe');
   await frame.getByRole('button', { name: 'Pay' }).waitFor({ timeout: 30_000 });
   const src = (await page.locator('pay-form iframe').getAttribute('src')) ?? '';
   assert.equal(new URL(src).origin, new URL(sandboxUrl).origin, 'the form is framed from the sandbox');
+  return problems;
+}
+
+/** What a built checkout page must show in Chromium: the sandbox's form framed inside <pay-form>
+ *  (its Pay button rendered from the service's origin), and the app's own handlers having seen the
+ *  element's events (the app lists them in #events). */
+export async function assertCheckout(page: Page, pageUrl: string, sandboxUrl: string): Promise<void> {
+  const problems = await assertFramed(page, pageUrl, sandboxUrl);
   await page.locator('#events li', { hasText: 'pay-form-ready' }).waitFor({ timeout: 30_000 });
   const seen = await page.locator('#events li').allTextContents();
   assert.ok(seen.includes('pay-form-open'), `the app's handler saw pay-form-open: ${seen.join(', ')}`);

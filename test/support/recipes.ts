@@ -10,6 +10,9 @@ import { freePort } from './redis.js';
 type SandboxModule = typeof import('../../src/sandbox/index.js');
 type ServerModule = typeof import('../../src/server/index.js');
 
+/** What test/recipes/pay.ts prints when onStatus handles the test's callback. */
+export const HANDLED_LINE = 'order order-1: success';
+
 export const MERCHANT = { merchantId: 'recipe-merchant', secret: 'recipe-secret' } as const;
 
 export async function builtSandbox(): Promise<SandboxModule> {
@@ -25,6 +28,8 @@ export interface RunningRecipe {
   readonly url: string;
   /** Stops the process (by its PID) and gives everything it printed. */
   stop(): Promise<string>;
+  /** What it printed so far, once it has printed `line` (or after 5 s), for servers that keep running. */
+  printedOnceSeen(line: string): Promise<string>;
 }
 
 export interface RecipeCommand {
@@ -33,6 +38,7 @@ export interface RecipeCommand {
   env?: Record<string, string>;
   /** The port to give the recipe; when unset the recipe gets PORT=0 and prints the one it took. */
   port?: number;
+  cwd?: string;
 }
 
 /** Starts a recipe and waits until it answers HTTP on loopback. */
@@ -46,7 +52,7 @@ export async function startRecipe(run: RecipeCommand, baseUrl: string): Promise<
     PORT: String(run.port ?? 0),
     ...run.env,
   };
-  const child = spawn(run.command, run.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(run.command, run.args, { env, cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -62,7 +68,11 @@ export async function startRecipe(run: RecipeCommand, baseUrl: string): Promise<
     const port = run.port ?? (await printedPort(child, () => output));
     const url = `http://127.0.0.1:${port}`;
     await answering(url, child, () => output);
-    return { url, stop };
+    const printedOnceSeen = async (line: string) => {
+      for (let i = 0; i < 100 && !output.includes(line); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return output;
+    };
+    return { url, stop, printedOnceSeen };
   } catch (error) {
     await stop();
     throw error;
@@ -122,7 +132,7 @@ export interface Scenario {
 }
 
 /** The four requests, in order, against a running recipe (and the sandbox only it uses). */
-async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): { request_id: string }[] }): Promise<Scenario> {
+export async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): { request_id: string }[] }): Promise<Scenario> {
   const { signed, hmacSigner, INVALID_JSON_MESSAGE } = await builtServer();
   const token = await post(`${recipe.url}/api/pay-token`, JSON.stringify({ order_ref: 'order-1' }));
   const malformed = await post(`${recipe.url}/api/pay-token`, '{"order_ref": ');
@@ -159,6 +169,6 @@ export function assertScenario(scenario: Scenario, printed: string): void {
   assert.deepEqual(scenario.malformed, { status: 400, body: { success: false, message: scenario.invalidJsonMessage } });
   assert.deepEqual(scenario.callback, { status: 200, body: { success: true } });
   assert.deepEqual(scenario.repeat, { status: 200, body: { success: true } });
-  const handled = printed.split('\n').filter((line) => line.includes('order order-1: success'));
+  const handled = printed.split('\n').filter((line) => line.includes(HANDLED_LINE));
   assert.equal(handled.length, 1, `onStatus must run once for a callback and its repeat; printed:\n${printed}`);
 }

@@ -28,7 +28,7 @@ for (const entry of ['pay-form', 'pay-form/vue', 'pay-form/svelte', 'pay-form/re
   });
 }
 
-for (const name of ['element/react.js', 'element/index.js']) {
+for (const name of ['element/react.js']) {
   test(`dist/${name} starts with 'use client', so a Server Component hands it to the browser`, async () => {
     const code = await readFile(distFile(name), 'utf8');
     assert.match(code, /^["']use client["'];/);
