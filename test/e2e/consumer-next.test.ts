@@ -21,7 +21,6 @@ describe('Next.js App Router, production build from the packed package', () => {
   before(async () => {
     sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...MERCHANT });
     app = await installConsumer('next');
-    // A Server Component that renders PayFormReact fails this build without 'use client' in pay-form/react.
     await runIn(app.dir, 'next', ['build'], { ...NEXT_ENV, PAY_BASE_URL: sandbox.url });
     const port = await freePort();
     const next = new URL('../../node_modules/.bin/next', import.meta.url).pathname;
@@ -50,7 +49,8 @@ describe('Next.js App Router, production build from the packed package', () => {
     }
   });
 
-  test('PayFormReact rendered by a Server Component builds and frames the form', async () => {
+  // Without 'use client' in pay-form/react this page runs React's hooks in the Server Component and fails.
+  test('PayFormReact rendered by a Server Component frames the form', async () => {
     const page = await browser.newPage();
     try {
       const problems = await assertFramed(page, `${server.url}/server-component?service=${encodeURIComponent(sandbox.url)}`, sandbox.url);

@@ -41,6 +41,8 @@ export async function installConsumer(name: string): Promise<ConsumerApp> {
   const tgz = await packedTarball();
   const dir = await mkdtemp(path.join(WORK, `${name}-`));
   await cp(path.join(ROOT, 'test/consumers', name), dir, { recursive: true });
+  // The Vite apps share one page, whose script is each app's src/main.ts.
+  if (name.startsWith('vite-')) await cp(path.join(ROOT, 'test/consumers/vite-index.html'), path.join(dir, 'index.html'));
   // Every app's backend mounts the same handlers as the server recipes (docs/server.md).
   await cp(path.join(ROOT, 'test/recipes/pay.ts'), path.join(dir, 'pay.ts'));
   const target = path.join(dir, 'node_modules/pay-form');

@@ -1,4 +1,0 @@
-import { createRoot } from 'react-dom/client';
-import { App } from './App.js';
-
-createRoot(document.getElementById('app')!).render(<App />);
