@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertCheckout, assertFramed, installConsumer, runIn, type ConsumerApp } from '../support/consumers.js';
-import { assertScenario, builtSandbox, HANDLED_LINE, driveRecipe, freePort, MERCHANT, startRecipe, type RunningRecipe, type Scenario } from '../support/recipes.js';
+import { assertScenario, builtSandbox, HANDLED_LINE, driveRecipe, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe, type Scenario } from '../support/recipes.js';
 import { launchBrowser } from './harness.js';
 
-const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1', PAY_MERCHANT_ID: MERCHANT.merchantId, PAY_SECRET: MERCHANT.secret };
+const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1', PAY_MERCHANT_ID: SANDBOX_MERCHANT.merchantId, PAY_SECRET: SANDBOX_MERCHANT.secret };
 
 describe('Next.js App Router, production build from the packed package', () => {
   let browser: Browser;
@@ -19,7 +19,7 @@ describe('Next.js App Router, production build from the packed package', () => {
   let scenario: Scenario;
 
   before(async () => {
-    sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...MERCHANT });
+    sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT });
     app = await installConsumer('next');
     await runIn(app.dir, 'next', ['build'], { ...NEXT_ENV, PAY_BASE_URL: sandbox.url });
     const port = await freePort();

@@ -11,14 +11,14 @@ import type { Browser } from 'playwright-core';
 import { toNodeHandler } from 'pay-form/server';
 import { payHandlers } from '../recipes/pay.js';
 import { assertCheckout, installConsumer, runIn } from '../support/consumers.js';
-import { builtSandbox, MERCHANT } from '../support/recipes.js';
+import { builtSandbox, SANDBOX_MERCHANT } from '../support/recipes.js';
 import { launchBrowser } from './harness.js';
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 /** The built app's files, and the shop's token endpoint at /api/pay-token. */
 async function serveApp(dist: string, sandboxUrl: string): Promise<{ url: string; close(): Promise<void> }> {
-  const token = toNodeHandler(payHandlers({ baseUrl: sandboxUrl, ...MERCHANT }).token);
+  const token = toNodeHandler(payHandlers({ baseUrl: sandboxUrl, ...SANDBOX_MERCHANT }).token);
   const server = http.createServer((req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://app.invalid');
     if (pathname === '/api/pay-token') return token(req, res);
@@ -39,7 +39,7 @@ describe('production builds of Vite apps from the packed package', () => {
   let sandbox: Awaited<ReturnType<Awaited<ReturnType<typeof builtSandbox>>['startSandbox']>>;
   before(async () => {
     browser = await launchBrowser();
-    sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...MERCHANT });
+    sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT });
   });
   after(async () => {
     await browser?.close();

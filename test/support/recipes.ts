@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { distFile } from '../node/package/dist.js';
+import { MERCHANT, SECRET } from './constants.js';
 import { freePort } from './redis.js';
 
 type SandboxModule = typeof import('../../src/sandbox/index.js');
@@ -13,7 +14,8 @@ type ServerModule = typeof import('../../src/server/index.js');
 /** What test/recipes/pay.ts prints when onStatus handles the test's callback. */
 export const HANDLED_LINE = 'order order-1: success';
 
-export const MERCHANT = { merchantId: 'recipe-merchant', secret: 'recipe-secret' } as const;
+/** The sandbox's merchant, whose secret (not ASCII) every runtime must sign and verify alike. */
+export const SANDBOX_MERCHANT = { merchantId: MERCHANT, secret: SECRET } as const;
 
 export async function builtSandbox(): Promise<SandboxModule> {
   return (await import(distFile('sandbox/index.js').href)) as SandboxModule;
@@ -47,8 +49,8 @@ export async function startRecipe(run: RecipeCommand, baseUrl: string): Promise<
     ...process.env,
     NODE_OPTIONS: '',
     PAY_BASE_URL: baseUrl,
-    PAY_MERCHANT_ID: MERCHANT.merchantId,
-    PAY_SECRET: MERCHANT.secret,
+    PAY_MERCHANT_ID: SANDBOX_MERCHANT.merchantId,
+    PAY_SECRET: SANDBOX_MERCHANT.secret,
     PORT: String(run.port ?? 0),
     ...run.env,
   };
@@ -136,7 +138,7 @@ export async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): 
   const { signed, hmacSigner, INVALID_JSON_MESSAGE } = await builtServer();
   const token = await post(`${recipe.url}/api/pay-token`, JSON.stringify({ order_ref: 'order-1' }));
   const malformed = await post(`${recipe.url}/api/pay-token`, '{"order_ref": ');
-  const payload = await signed({ invoice_id: 'inv-recipe-1', request_id: 'order-1', status: 'success' }, hmacSigner(MERCHANT.secret));
+  const payload = await signed({ invoice_id: 'inv-recipe-1', request_id: 'order-1', status: 'success' }, hmacSigner(SANDBOX_MERCHANT.secret));
   const callback = await post(`${recipe.url}/api/pay-callback`, JSON.stringify(payload));
   const repeat = await post(`${recipe.url}/api/pay-callback`, JSON.stringify(payload));
   const invoices = sandbox.invoices().filter((invoice) => invoice.request_id === 'order-1').length;
@@ -145,7 +147,7 @@ export async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): 
 
 /** Starts a sandbox and the recipe, drives the four requests, stops both and checks the answers. */
 export async function proveRecipe(run: RecipeCommand | ((sandboxUrl: string) => Promise<RecipeCommand>)): Promise<void> {
-  const sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...MERCHANT });
+  const sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT });
   try {
     const command = typeof run === 'function' ? await run(sandbox.url) : run;
     const recipe = await startRecipe(command, sandbox.url);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { build } from 'esbuild';
-import { freePort, MERCHANT, proveRecipe } from '../../support/recipes.js';
+import { freePort, SANDBOX_MERCHANT, proveRecipe } from '../../support/recipes.js';
 
 const root = new URL('../../../', import.meta.url);
 const binary = (relative: string) => new URL(`node_modules/${relative}`, root).pathname;
@@ -54,6 +54,6 @@ test('workerd (test/recipes/workers/worker.ts, bundled as wrangler would): a tok
     await build({ entryPoints: [recipe('workers/worker.ts')], bundle: true, format: 'esm', platform: 'neutral', outfile: path.join(dir, 'worker.js'), logLevel: 'warning' });
     const port = await freePort();
     const config = path.join(dir, 'config.capnp');
-    await writeFile(config, workerdConfig(port, { PAY_BASE_URL: sandboxUrl, PAY_MERCHANT_ID: MERCHANT.merchantId, PAY_SECRET: MERCHANT.secret }));
+    await writeFile(config, workerdConfig(port, { PAY_BASE_URL: sandboxUrl, PAY_MERCHANT_ID: SANDBOX_MERCHANT.merchantId, PAY_SECRET: SANDBOX_MERCHANT.secret }));
     return { command: binary('@cloudflare/workerd-linux-64/bin/workerd'), args: ['serve', config, '--verbose'], port };
   }));
