@@ -6,6 +6,7 @@
 // package.json, so `pay-form` is never resolved to the repository itself.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -23,6 +24,7 @@ export function packedTarball(): Promise<string> {
     distFile('element/index.js');
     await mkdir(WORK, { recursive: true });
     const dir = await mkdtemp(path.join(WORK, 'pack-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const [info] = JSON.parse(out) as { filename: string }[];
     if (!info) throw new Error('npm pack wrote nothing');
