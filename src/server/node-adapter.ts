@@ -15,6 +15,8 @@ export interface NodeRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly socket: object;
   readonly readableEnded: boolean;
+  readonly readableDidRead: boolean;
+  readonly destroyed: boolean;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   once(event: 'end', listener: () => void): unknown;

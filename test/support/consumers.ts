@@ -18,14 +18,14 @@ const WORK = path.join(ROOT, '.consumers');
 
 let tarball: Promise<string> | undefined;
 
-/** `npm pack` of the build, once per test process. */
+/** `npm pack` of the build that npm test made (--ignore-scripts: no second build by prepack), once per test process. */
 export function packedTarball(): Promise<string> {
   tarball ??= (async () => {
     distFile('element/index.js');
     await mkdir(WORK, { recursive: true });
     const dir = await mkdtemp(path.join(WORK, 'pack-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const [info] = JSON.parse(out) as { filename: string }[];
     if (!info) throw new Error('npm pack wrote nothing');
     return path.join(dir, info.filename);
