@@ -3,11 +3,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
-  type NodeHandler, type TokenParams,
+  type TokenParams,
 } from '../src/server/index.js';
 import { SettledOrders, type CallbackStore } from './backend-status.js';
 import { isJsonContentType } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
+
+/** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
+type Route = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 export interface DemoBackendConfig {
   /** The payment service: the embedded sandbox, or a real one named by the environment. */
@@ -50,7 +53,7 @@ export class DemoBackend {
   readonly orders = new OrderBook();
   readonly #log: CallbackLogEntry[] = [];
   readonly #streams = new Set<ServerResponse>();
-  readonly #routes: Readonly<Record<string, NodeHandler>>;
+  readonly #routes: Readonly<Record<string, Route>>;
   readonly #settled: SettledOrders;
 
   constructor(readonly config: DemoBackendConfig) {

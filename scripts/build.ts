@@ -3,10 +3,10 @@
 // manifest, and the SRI hash of each script-tag file.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
-import { BUNDLES, CLI, ENTRIES, isExternal } from './entries.js';
+import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, isExternal } from './entries.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
 
@@ -15,6 +15,21 @@ const src = (name: string) => new URL(`src/${name}.ts`, root).pathname;
 const bin = (name: string) => new URL(`node_modules/.bin/${name}`, root).pathname;
 
 const quiet: InlineConfig = { configFile: false, logLevel: 'warn', root: root.pathname };
+
+/** Rolldown warns that a module-level 'use client' may not survive bundling: with one file per module
+ *  it does (checked by keptClientDirectives), and in the script-tag bundles it means nothing. */
+function onLog(level: string, log: { code?: string; message: string }, handler: (level: never, log: never) => void): void {
+  if (log.code === 'MODULE_LEVEL_DIRECTIVE' && log.message.includes('use client')) return;
+  handler(level as never, log as never);
+}
+
+/** Next.js reads the directive from the published file, so a build that lost it must fail. */
+async function keptClientDirectives(): Promise<void> {
+  for (const name of CLIENT_MODULES) {
+    const code = await readFile(new URL(`dist/${name}.js`, root), 'utf8');
+    if (!/^["']use client["'];/.test(code)) throw new Error(`build: dist/${name}.js lost its 'use client' directive`);
+  }
+}
 
 /** The npm modules: browser and Node entries in one pass, since the server shares form-url with the element. */
 export async function buildModules(): Promise<void> {
@@ -31,6 +46,7 @@ export async function buildModules(): Promise<void> {
       minify: false,
       lib: { entry: Object.fromEntries(names.map((name) => [name, src(name)])), formats: ['es'] },
       rolldownOptions: {
+        onLog,
         external: isExternal,
         output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
       },
@@ -52,7 +68,7 @@ function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolea
       target: 'es2022',
       minify: true,
       copyPublicDir: false,
-      rolldownOptions: { input: src('element/index'), preserveEntrySignatures: 'strict', ...rolldown },
+      rolldownOptions: { input: src('element/index'), preserveEntrySignatures: 'strict', onLog, ...rolldown },
     },
   };
 }
@@ -97,6 +113,7 @@ function manifest(): void {
 async function main(): Promise<void> {
   await rm(new URL('dist', root), { recursive: true, force: true });
   await buildModules();
+  await keptClientDirectives();
   await buildBundles();
   declarations();
   manifest();

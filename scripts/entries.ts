@@ -20,6 +20,10 @@ export const ENTRIES: readonly Entry[] = [
   { subpath: './sandbox', name: 'sandbox/index', node: true },
 ];
 
+/** Modules that start with 'use client' (React Server Components must run them in the browser); the
+ *  build keeps the directive and fails if it is lost. */
+export const CLIENT_MODULES = ['element/react'] as const;
+
 /** The sandbox command's module; bin/pay-form-sandbox.js imports dist/sandbox/cli.js. */
 export const CLI = 'sandbox/cli';
 

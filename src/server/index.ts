@@ -88,5 +88,5 @@ export {
 export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './redis-payout-ledger.js';
 export type { RedisCommandClient } from './redis-client.js';
 export type { PayoutRef, PayoutOutcome } from './payout-guard.js';
-export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
+export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './transport.js';

@@ -2,13 +2,41 @@
 // arrived, so the handler applies its own content-type, size and strict UTF-8 JSON rules to what the
 // sender sent (a body parser's object has lost them; the callback signature then covers the canonical
 // JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
-// Only type imports from node: so importing pay-form/server on Workers or Deno does not need Node's modules.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The request and response are typed by the members used, not by node:http: pay-form/server's
+// declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
 import { MAX_REQUEST_BYTES } from '../service/body.js';
 import type { FetchHandler } from './handlers.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
 
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+/** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
+export interface NodeRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly socket: object;
+  readonly readableEnded: boolean;
+  readonly readableDidRead: boolean;
+  readonly destroyed: boolean;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  once(event: 'error', listener: (error: unknown) => void): unknown;
+  pause(): unknown;
+}
+
+/** What the adapter uses of a response: node:http's ServerResponse and Express's Response fit. */
+export interface NodeResponse {
+  shouldKeepAlive: boolean;
+  readonly headersSent: boolean;
+  readonly writableFinished: boolean;
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
+  write(chunk: Uint8Array): boolean;
+  end(text?: string): unknown;
+  once(event: 'close' | 'drain', listener: () => void): unknown;
+  destroy(): unknown;
+}
+
+export type NodeHandler = (req: NodeRequest, res: NodeResponse, next?: (error?: unknown) => void) => void;
 
 class BodyTooLarge extends Error {}
 
@@ -16,12 +44,12 @@ class BodyTooLarge extends Error {}
  * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
  * passes the cap; the rest is left unread (the caller answers and closes the connection).
  */
-function readNodeBody(req: IncomingMessage, cap: number): Promise<Buffer> {
+function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
   if (Number(req.headers['content-length']) > cap) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let total = 0;
-    const onData = (chunk: Buffer) => {
+    const onData = (chunk: Uint8Array) => {
       total += chunk.byteLength;
       if (total > cap) {
         req.off('data', onData);
@@ -49,8 +77,8 @@ export class BodyConsumedError extends Error {
 }
 
 /** The request body: Express's express.raw() Buffer when there is one, else read from the stream. */
-function collectBody(req: IncomingMessage): Promise<Buffer> {
-  const preParsed = (req as IncomingMessage & { body?: unknown }).body;
+function collectBody(req: NodeRequest): Promise<Buffer> {
+  const preParsed = (req as NodeRequest & { body?: unknown }).body;
   if (Buffer.isBuffer(preParsed)) {
     return preParsed.byteLength > MAX_REQUEST_BYTES ? Promise.reject(new BodyTooLarge()) : Promise.resolve(preParsed);
   }
@@ -60,7 +88,7 @@ function collectBody(req: IncomingMessage): Promise<Buffer> {
   return readNodeBody(req, MAX_REQUEST_BYTES);
 }
 
-function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal | undefined): Request {
+function toRequest(req: NodeRequest, body: Buffer, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -73,7 +101,7 @@ function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal | und
   return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
 }
 
-async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
+async function sendResponse(response: Response, res: NodeResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -116,7 +144,7 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
 
 /** For GET and HEAD (a status long poll), a signal that aborts when the client goes away before the
  *  answer. The POST handlers answer at once and do not need one, so they do not pay for it. */
-function goneSignal(req: IncomingMessage, res: ServerResponse): AbortSignal | undefined {
+function goneSignal(req: NodeRequest, res: NodeResponse): AbortSignal | undefined {
   if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
   const gone = new AbortController();
   res.once('close', () => res.writableFinished || gone.abort());

@@ -1,7 +1,9 @@
 // Each framework compiles a real use of the built package with its own type checker (tsc for React,
-// vue-tsc, svelte-check, ngc), and a wrong use must fail, so the checks are known to bite.
+// vue-tsc, svelte-check, ngc), and a use in test/frameworks/*-must-fail must fail to compile, so the
+// checks are known to bite.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { compileTemplate, parse } from 'vue/compiler-sfc';
@@ -12,11 +14,21 @@ interface Run {
   output: string;
 }
 
+/** Angular 22 refuses Node 20: its compiler (from the angular-toolchain workspace) runs on the pinned Node 22. */
+const NODE22 = new URL('node_modules/node22/bin/node', root).pathname;
+const NGC = new URL('test/frameworks/angular-toolchain/node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js', root).pathname;
+
+function command(bin: string): { file: string; prefix: string[] } {
+  if (bin === 'ngc') return { file: NODE22, prefix: [NGC] };
+  return { file: new URL(`node_modules/.bin/${bin}`, root).pathname, prefix: [] };
+}
+
 function run(bin: string, args: readonly string[], fixture: string): Promise<Run> {
   distFile('element/index.d.ts');
   const cwd = new URL(`test/frameworks/${fixture}/`, root);
+  const { file, prefix } = command(bin);
   return new Promise((resolve, reject) => {
-    const child = spawn(new URL(`node_modules/.bin/${bin}`, root).pathname, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(file, [...prefix, ...args], { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -43,7 +55,7 @@ const CHECKERS = [
     wrong: /server\.ts.*TS2322: Type 'string' is not assignable to type 'number'/,
   },
   {
-    framework: 'Angular 21',
+    framework: 'Angular 22 on Node 22',
     fixture: 'angular',
     bin: 'ngc',
     args: ['-p', 'tsconfig.json'],
@@ -58,13 +70,32 @@ for (const checker of CHECKERS) {
       assert.equal(code, 0, output);
     });
 
-    test(`refuses test/frameworks/${checker.fixture}-wrong with the expected type error`, async () => {
-      const { code, output } = await run(checker.bin, checker.args, `${checker.fixture}-wrong`);
+    test(`refuses test/frameworks/${checker.fixture}-must-fail with the expected type error`, async () => {
+      const { code, output } = await run(checker.bin, checker.args, `${checker.fixture}-must-fail`);
       assert.notEqual(code, 0, `expected a type error, got:\n${output}`);
       assert.match(output, checker.wrong);
     });
   });
 }
+
+// Apps that check every declaration they load (skipLibCheck: false) and have no ambient @types.
+test("every browser entry's declarations type-check with skipLibCheck off (test/frameworks/strict-types)", async () => {
+  const { code, output } = await run('tsc', ['-p', 'tsconfig.json'], 'strict-types');
+  assert.equal(code, 0, output);
+});
+
+test('pay-form/server type-checks in a Workers project with no Node types (test/frameworks/workers)', async () => {
+  const { code, output } = await run('tsc', ['-p', 'tsconfig.json'], 'workers');
+  assert.equal(code, 0, output);
+});
+
+test('the Angular proof runs Angular 22 with TypeScript 6.0 on Node 22', () => {
+  const pkg = (name: string) => JSON.parse(readFileSync(new URL(`test/frameworks/angular-toolchain/node_modules/${name}/package.json`, root), 'utf8')) as { version: string };
+  assert.equal(pkg('@angular/compiler-cli').version.split('.')[0], '22');
+  assert.equal(pkg('typescript').version.split('.').slice(0, 2).join('.'), '6.0');
+  const node = spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  assert.match(node, /^v22\./);
+});
 
 test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form> to the browser', async () => {
   const { isCustomElement } = (await import(distFile('element/vue.js').href)) as typeof import('../../../src/element/vue.js');

@@ -1,0 +1,13 @@
+// The Node server recipes of docs/server.md, each run as its own process from test/recipes/ against
+// a sandbox: Express, Fastify and Hono (@hono/node-server).
+import { test } from 'node:test';
+import { proveRecipe } from '../../support/recipes.js';
+
+for (const [name, file] of [
+  ['Express', 'express/server.ts'],
+  ['Fastify', 'fastify/server.ts'],
+  ['Hono on @hono/node-server', 'hono/server.ts'],
+] as const) {
+  test(`${name} (test/recipes/${file}): a token, malformed JSON, a signed callback and its repeat`, () =>
+    proveRecipe({ command: process.execPath, args: ['--import', 'tsx', new URL(`../../recipes/${file}`, import.meta.url).pathname] }));
+}
