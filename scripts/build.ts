@@ -90,8 +90,12 @@ export async function buildBundles(): Promise<void> {
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
+export function elementOnlyConfig(): InlineConfig {
+  return pageBuild(false, { external: (id) => /^(lit|@lit\/reactive-element)(\/|$)/.test(id), output: { format: 'es' } });
+}
+
 export async function buildElementWithoutLit(): Promise<string> {
-  const result = await build(pageBuild(false, { external: (id) => id === 'lit' || id.startsWith('lit/'), output: { format: 'es' } }));
+  const result = await build(elementOnlyConfig());
   const outputs = Array.isArray(result) ? result : [result];
   const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk');
   if (chunks.length !== 1 || chunks[0] === undefined) throw new Error(`build: expected one chunk without Lit, got ${chunks.length}`);

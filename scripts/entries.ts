@@ -31,7 +31,7 @@ export const CLI = 'sandbox/cli';
 export const BUNDLES = { esm: 'pay-form.min.js', iife: 'pay-form.iife.min.js' } as const;
 
 /** What npm users install beside pay-form: never bundled into the npm modules. */
-export const EXTERNAL_PACKAGES = ['lit', '@lit/react', 'react', 'vue', 'svelte'] as const;
+export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'] as const;
 
 export function isExternal(id: string): boolean {
   return id.startsWith('node:') || EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));

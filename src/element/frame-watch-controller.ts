@@ -1,7 +1,7 @@
 // Watches the framed form as a Lit reactive controller: the result message from the return page,
 // the page's Content-Security-Policy blocking the frame, the load time limit, and whether the service
 // can be reached at all. The listeners live on window and document only while the host is connected.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { httpOrigin } from '../service/form-url.js';
 import { parseResult, type ResultStatus } from './result.js';
 
@@ -30,7 +30,7 @@ export interface FrameWatchDelegate {
   unreachable(frame: Frame): void;
 }
 
-const FRAME_DIRECTIVES = new Set(['frame-src', 'child-src', 'default-src']);
+const FRAME_DIRECTIVE = /^(frame|child|default)-src$/;
 
 export class FrameWatchController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
@@ -102,8 +102,8 @@ export class FrameWatchController implements ReactiveController {
     const probe = new AbortController();
     this.#probe = probe;
     this.#connectBlocked = false;
-    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
-    fetch(`${frame.origin}/`, { ...init, signal: probe.signal }).catch(() => {
+    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', signal: probe.signal };
+    fetch(`${frame.origin}/`, init).catch(() => {
       // The CSP violation event is queued before the rejection settles: look after it has run.
       setTimeout(() => {
         if (probe.signal.aborted || this.#connectBlocked || this.#delegate.frame() !== frame || frame.result) return;
@@ -131,7 +131,7 @@ export class FrameWatchController implements ReactiveController {
     if (frame !== null && event.effectiveDirective === 'connect-src' && httpOrigin(event.blockedURI) === frame.origin) {
       this.#connectBlocked = true;
     }
-    if (frame === null || frame.ready || !FRAME_DIRECTIVES.has(event.effectiveDirective)) return;
+    if (frame === null || frame.ready || !FRAME_DIRECTIVE.test(event.effectiveDirective)) return;
     if (httpOrigin(event.blockedURI) !== frame.origin) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.
     const host = this.#host;
@@ -140,7 +140,7 @@ export class FrameWatchController implements ReactiveController {
     this.stop();
     this.#delegate.blocked(
       frame,
-      `The page's Content-Security-Policy directive "${event.violatedDirective}" blocked the payment form at ${frame.origin}; add ${frame.origin} to frame-src.`,
+      `the page's CSP (${event.violatedDirective}) blocked the payment form: add ${frame.origin} to frame-src`,
     );
   };
 }

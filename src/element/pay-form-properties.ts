@@ -1,6 +1,6 @@
 // The element's inputs: every attribute and property with its default. PayForm (pay-form.ts) adds the
 // decisions and rendering on top. The attributes are documented here, where they are declared.
-import { LitElement } from 'lit';
+import { ReactiveElement } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token.js';
 import { DEFAULT_SETTLE_TIMEOUT } from './settle-controller.js';
@@ -28,7 +28,7 @@ export { DEFAULT_SETTLE_TIMEOUT };
  * @attr await-settled - Boolean, for the return page of a redirect flow: ask `status-url` as soon as it and `order-ref` are set, without a framed result.
  * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
  */
-export class PayFormProperties extends LitElement {
+export class PayFormProperties extends ReactiveElement {
   static override properties = {
     baseUrl: { type: String, attribute: 'base-url' },
     key: { type: String },

@@ -1,6 +1,6 @@
 // The <pay-form> element. Registration lives in pay-form-define.ts so `pay-form/element` can export
 // the class without defining a tag.
-import { nothing, type PropertyValues } from 'lit';
+import type { PropertyValues } from '@lit/reactive-element';
 import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_FAIL, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT } from './events.js';
 import { PAY_FORM_SETTLED, PAY_FORM_SUCCESS } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
@@ -8,7 +8,7 @@ import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked }
 import { FrameWatchController, acceptedOrigins, type Frame } from './frame-watch-controller.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { frameTemplate, modalTemplate, warmFrame } from './pay-form.template.js';
+import { createFrame, createModal, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, PayFormProperties } from './pay-form-properties.js';
@@ -51,14 +51,15 @@ export class PayForm extends PayFormProperties {
   #frame: Frame | null = null;
   #frameIds = 0;
   #needsRun = false;
-  #hydrating = false;
+  /** The frame in the shadow root and its nodes; differs from #frame until the next update. */
+  #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail('token-request-failed', message),
   });
   readonly #watch = new FrameWatchController(this, {
     frame: () => this.#frame,
-    frameWindow: () => this.renderRoot.querySelector('iframe')?.contentWindow ?? null,
+    frameWindow: () => this.#shown?.iframe.contentWindow ?? null,
     acceptedOrigins: () => acceptedOrigins(this.allowedOrigins),
     result: (_frame, status) => {
       this.#setState(status);
@@ -89,10 +90,13 @@ export class PayForm extends PayFormProperties {
     return this.#state;
   }
 
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    // A declarative shadow root (markup cached from an older server render) holds only stale nodes.
+    this.shadowRoot?.replaceChildren();
+    return super.createRenderRoot();
+  }
+
   override connectedCallback(): void {
-    // Server-rendered (a declarative shadow root is already there): Lit's hydration checks the first
-    // render against the server's HTML, which frames nothing, so the form opens one update later.
-    if (!this.hasUpdated && this.shadowRoot !== null) this.#hydrating = true;
     super.connectedCallback();
     this.#setState(this.#state);
     this.#needsRun = true;
@@ -128,7 +132,7 @@ export class PayForm extends PayFormProperties {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.forget();
-    if (!this.isConnected || this.#hydrating) return;
+    if (!this.isConnected) return;
     if (this.awaitSettled) this.settle();
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
@@ -136,34 +140,33 @@ export class PayForm extends PayFormProperties {
     }
   }
 
-  protected override updated(): void {
-    if (this.#hydrating) {
-      this.#hydrating = false;
-      void this.updateComplete.then(() => this.requestUpdate());
+  /** Puts the current frame in the shadow root: a new frame gets new nodes, the one on show its new title and sandbox. */
+  protected override update(changed: PropertyValues<this>): void {
+    super.update(changed);
+    const frame = this.#frame;
+    const title = this.frameTitle || DEFAULT_FRAME_TITLE;
+    const shown = this.#shown;
+    if (shown !== null && shown.frame === frame) {
+      const { iframe, node } = shown;
+      iframe.title = title;
+      if (this.frameSandbox == null) iframe.removeAttribute('sandbox');
+      else iframe.setAttribute('sandbox', this.frameSandbox);
+      if (node !== iframe) node.setAttribute('aria-label', title);
       return;
     }
-    const dialog = this.renderRoot.querySelector('dialog');
-    if (dialog && !dialog.open && this.isConnected) {
-      // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
-      // focus steps), so the form is always closed through dialog.close() before it is removed.
-      dialog.showModal();
-    }
-  }
-
-  protected override render() {
-    const frame = this.#frame;
-    if (frame === null) return nothing;
-    const iframe = this.#iframe(frame);
-    if (frame.display === 'inline') return iframe;
-    return modalTemplate(this.frameTitle || DEFAULT_FRAME_TITLE, iframe, {
-      cancel: this.#onDialogCancel,
-      close: this.#onDialogClose,
-      dismiss: () => this.#dismiss('user'),
-    });
-  }
-
-  #iframe(frame: Frame) {
-    return frameTemplate(frame, this.frameSandbox, this.frameTitle || DEFAULT_FRAME_TITLE, () => this.#onFrameLoad(frame));
+    shown?.node.remove();
+    this.#shown = null;
+    if (frame === null) return;
+    const iframe = createFrame(frame.url, this.frameSandbox, title, () => this.#onFrameLoad(frame));
+    const node =
+      frame.display === 'inline'
+        ? iframe
+        : createModal(title, iframe, { cancel: this.#onDialogCancel, close: this.#onDialogClose, dismiss: () => this.#dismiss('user') });
+    this.#shown = { frame, node, iframe };
+    this.renderRoot.append(node);
+    // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
+    // focus steps), so the form is always closed through dialog.close() before it is removed.
+    if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -175,17 +178,14 @@ export class PayForm extends PayFormProperties {
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;
-    if (token?.kind === 'pending') return this.#setState('loading');
-    if (token?.kind === 'failed') return this.#setState('error');
-    if (token?.kind === 'done') {
-      const answer = token.answer;
-      return 'redirect_url' in answer ? this.#redirectTo(answer.redirect_url) : this.#openKey(base, answer.key);
-    }
+    if (token === 'pending') return this.#setState('loading');
+    if (token === 'failed') return this.#setState('error');
+    if (token !== null) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
       if (base !== null && !base.ok) return this.#fail(base.code, base.message);
       this.#setState('loading');
-      return this.#token.request({ fetchToken: this.fetchToken, tokenUrl: this.tokenUrl, orderRef: this.orderRef ?? null }, this.#loadTimeoutMs());
+      return this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
     }
     this.#setState('idle');
   }
@@ -193,7 +193,7 @@ export class PayForm extends PayFormProperties {
   /** Preconnects to the service and, while the key is still on its way, warms the frame's code once. */
   #prepare(base: BaseUrl): void {
     preconnect(base.origin);
-    if (this.key == null) warmUpOnce(() => warmFrame(this));
+    if (this.key == null) warmUpOnce(warmFrame);
   }
 
   #redirectTo(raw: string): void {
@@ -251,7 +251,7 @@ export class PayForm extends PayFormProperties {
     // A result, once reached, stays: closing then only removes the form (the return page).
     const result = state === 'success' || state === 'fail' ? state : null;
     if (result === null ? state !== 'loading' && state !== 'open' : this.#frame === null) return;
-    if (this.#token.status?.kind === 'pending') this.#token.forget();
+    if (this.#token.status === 'pending') this.#token.forget();
     this.#removeFrame();
     if (result === null) this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason, result });
@@ -262,10 +262,8 @@ export class PayForm extends PayFormProperties {
     const frame = this.#frame;
     if (frame === null) return;
     this.#frame = null;
-    if (frame.display === 'modal') {
-      const dialog = this.renderRoot.querySelector('dialog');
-      if (dialog?.open) dialog.close();
-    }
+    const dialog = this.#shown?.node;
+    if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
     this.requestUpdate();
   }
 

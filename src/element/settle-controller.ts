@@ -2,7 +2,7 @@
 // The protocol (docs/element.md, Verified outcome): GET {status-url}?order_ref=…, one request at a
 // time; 200 { status, invoice_id } settles, 204 means "not yet, ask again", 404 means the endpoint does
 // not know the order, anything else is retried after a short back-off, all within settle-timeout.
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { PayFormSettledDetail } from './events.js';
 
 export const DEFAULT_SETTLE_TIMEOUT = 60000;
@@ -12,71 +12,35 @@ const MAX_RETRY_AFTER_MS = 10000;
 /** A long poll that answers 204 at once is asked again no sooner than this after the last ask began. */
 const MIN_ASK_INTERVAL_MS = 250;
 
+export type SettleErrorCode = 'settle-timeout' | 'invalid-status-url';
+
 export interface SettleCallbacks {
   settled(detail: PayFormSettledDetail): void;
   failed(code: SettleErrorCode, message: string): void;
 }
 
-export type SettleErrorCode = 'settle-timeout' | 'invalid-status-url';
-
-/** status-url with order_ref set, or why it cannot be asked. Same-origin only: see docs/element.md. */
-export function statusRequestUrl(statusUrl: string, orderRef: string | null): URL | { code: SettleErrorCode; message: string } {
-  let url: URL;
-  try {
-    url = new URL(statusUrl, document.baseURI);
-  } catch {
-    return { code: 'invalid-status-url', message: 'status-url is not a URL' };
-  }
-  if (url.origin !== window.location.origin) {
-    const message = `status-url must be on this page's origin (${window.location.origin}), not ${url.origin}`;
-    return { code: 'invalid-status-url', message };
-  }
-  // The status endpoint answers 404 without an order reference: say so at once instead of asking.
-  if (orderRef === null || orderRef === '') {
-    return { code: 'settle-timeout', message: 'order-ref is not set, so status-url cannot be asked about the order' };
-  }
-  url.searchParams.set('order_ref', orderRef);
-  url.hash = '';
-  return url;
-}
-
 /** `{ status, invoice_id }` with two non-empty strings, or null. Only these two fields go on. */
-export function parseSettled(text: string): PayFormSettledDetail | null {
-  let data: unknown;
+function parseSettled(text: string): PayFormSettledDetail | null {
   try {
-    data = JSON.parse(text);
+    // Read as text and parsed as JSON only: the answer never reaches the DOM.
+    const { status, invoice_id } = JSON.parse(text) as { status?: unknown; invoice_id?: unknown };
+    if (typeof status === 'string' && status !== '' && typeof invoice_id === 'string' && invoice_id !== '') return { status, invoice_id };
   } catch {
-    return null;
+    // null, a primitive or not JSON: not an answer.
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const { status, invoice_id } = data as { status?: unknown; invoice_id?: unknown };
-  if (typeof status !== 'string' || status === '' || typeof invoice_id !== 'string' || invoice_id === '') return null;
-  return { status, invoice_id };
-}
-
-function retryDelay(response: Response | null): number {
-  const seconds = Number(response?.headers.get('retry-after') ?? NaN);
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, MAX_RETRY_AFTER_MS) : BACKOFF_MS;
+  return null;
 }
 
 export class SettleController implements ReactiveController {
   readonly #callbacks: SettleCallbacks;
-  #run: { controller: AbortController; timer: ReturnType<typeof setTimeout> } | null = null;
+  /** Ends the current run: aborts its request and drops its time limit. */
+  #stop: (() => void) | null = null;
+  /** pay-form-settled fired for the last run. */
   #settled = false;
 
   constructor(host: ReactiveControllerHost, callbacks: SettleCallbacks) {
     this.#callbacks = callbacks;
     host.addController(this);
-  }
-
-  /** True while status-url is being asked. */
-  get active(): boolean {
-    return this.#run !== null;
-  }
-
-  /** True once pay-form-settled fired for the current run. */
-  get settled(): boolean {
-    return this.#settled;
   }
 
   hostDisconnected(): void {
@@ -85,63 +49,66 @@ export class SettleController implements ReactiveController {
 
   /** Starts asking, unless already asking; `again` allows a new run after a settled one (a new result). */
   start(statusUrl: string, orderRef: string | null, timeoutMs: number, again = false): void {
-    if (this.#run !== null || (this.#settled && !again)) return;
+    if (this.#stop !== null || (this.#settled && !again)) return;
     this.#settled = false;
-    const url = statusRequestUrl(statusUrl, orderRef);
-    if (!(url instanceof URL)) return this.#callbacks.failed(url.code, url.message);
-    const controller = new AbortController();
+    const { failed } = this.#callbacks;
+    const origin = window.location.origin;
+    let url: URL;
+    try {
+      url = new URL(statusUrl, document.baseURI);
+    } catch {
+      return failed('invalid-status-url', 'status-url is not a URL');
+    }
+    // Same origin only, so the page's cookies go to its own backend (docs/element.md).
+    if (url.origin !== origin) return failed('invalid-status-url', `status-url must be on this page's origin (${origin}), not ${url.origin}`);
+    // The status endpoint answers 404 without an order reference: say so at once instead of asking.
+    if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so status-url cannot be asked about the order');
+    url.searchParams.set('order_ref', orderRef);
+    url.hash = '';
     const ms = Number.isFinite(timeoutMs) && timeoutMs >= 0 ? timeoutMs : DEFAULT_SETTLE_TIMEOUT;
-    const timeout = () => this.#callbacks.failed('settle-timeout', `no verified status from status-url within ${ms} ms`);
-    const timer = setTimeout(() => this.#end(controller, timeout), ms);
-    this.#run = { controller, timer };
-    void this.#ask(url, controller);
+    const controller = new AbortController();
+    const timer = setTimeout(() => end(() => failed('settle-timeout', `no verified status from status-url within ${ms} ms`)), ms);
+    const stop = () => (clearTimeout(timer), controller.abort());
+    const end = (report: () => void) => {
+      if (this.#stop !== stop) return;
+      this.stop();
+      report();
+    };
+    this.#stop = stop;
+    void this.#ask(url, controller.signal, end);
   }
 
   stop(): void {
-    const run = this.#run;
-    if (run === null) return;
-    this.#run = null;
-    clearTimeout(run.timer);
-    run.controller.abort();
+    this.#stop?.();
+    this.#stop = null;
   }
 
-  #end(controller: AbortController, report: () => void): void {
-    if (this.#run?.controller !== controller) return;
-    this.stop();
-    report();
-  }
-
-  async #ask(url: URL, controller: AbortController): Promise<void> {
-    const { signal } = controller;
-    const pause = (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+  async #ask(url: URL, signal: AbortSignal, end: (report: () => void) => void): Promise<void> {
     while (!signal.aborted) {
       const began = Date.now();
-      let response: Response | null = null;
+      let wait = BACKOFF_MS;
       try {
-        response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' }, signal });
-        if (response.status === 200) {
-          // Read as text and parsed as JSON only: the answer never reaches the DOM.
-          const detail = parseSettled(await response.text());
-          if (detail !== null) {
-            return this.#end(controller, () => {
-              this.#settled = true;
-              this.#callbacks.settled(detail);
-            });
-          }
-        } else if (response.status === 404) {
-          return this.#end(controller, () => this.#callbacks.failed('settle-timeout', 'status-url does not know this order (404)'));
-        } else if (response.status === 204) {
-          await pause(Math.max(0, MIN_ASK_INTERVAL_MS - (Date.now() - began)));
-          continue;
+        const response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' }, signal });
+        const { status } = response;
+        const detail = status === 200 ? parseSettled(await response.text()) : null;
+        if (detail !== null) {
+          return end(() => {
+            this.#settled = true;
+            this.#callbacks.settled(detail);
+          });
         }
+        if (status === 404) return end(() => this.#callbacks.failed('settle-timeout', 'status-url does not know this order (404)'));
+        const seconds = Number(response.headers.get('retry-after'));
+        if (status === 204) wait = began + MIN_ASK_INTERVAL_MS - Date.now();
+        else if (seconds > 0) wait = Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
       } catch {
-        if (signal.aborted) return;
+        // A network error is retried after the back-off; an abort ends the loop below.
       }
-      await pause(retryDelay(response));
+      if (signal.aborted) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
     }
   }
 }

@@ -1,5 +1,5 @@
 // Asking the merchant's own backend for a key: the POST to token-url, or the integrator's fetchToken.
-// Every failure becomes one TokenRequestError, so the element has a single code to report.
+// Every failure rejects with one Error naming the source, so the element has a single code to report.
 
 export type TokenAnswer = { key: string } | { redirect_url: string };
 
@@ -11,10 +11,6 @@ export interface FetchTokenContext {
 }
 
 export type FetchToken = (context: FetchTokenContext) => Promise<TokenAnswer>;
-
-export class TokenRequestError extends Error {
-  override name = 'TokenRequestError';
-}
 
 /**
  * `{ key }` or `{ redirect_url }` with a string value; anything else is not an answer. When both
@@ -28,47 +24,31 @@ export function parseTokenAnswer(data: unknown): TokenAnswer | null {
   return null;
 }
 
-/** The POST body: the order reference only, so the browser never names an amount. */
-export function tokenRequestBody(orderRef: string | null): string {
-  return JSON.stringify(orderRef === null ? {} : { order_ref: orderRef });
-}
-
-export async function postForToken(tokenUrl: string, orderRef: string | null, signal: AbortSignal): Promise<TokenAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(tokenUrl, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: tokenRequestBody(orderRef),
-      signal,
-    });
-  } catch (error) {
-    throw new TokenRequestError(`token-url could not be reached: ${String(error)}`);
-  }
-  if (!response.ok) throw new TokenRequestError(`token-url answered HTTP ${response.status}`);
+/**
+ * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
+ * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer or a bad
+ * shape all reject with an Error whose message says which.
+ */
+export async function requestToken(fetchToken: FetchToken | null, tokenUrl: string, orderRef: string | null, signal: AbortSignal): Promise<TokenAnswer> {
+  const source = fetchToken ? 'fetchToken' : 'token-url';
   let data: unknown;
   try {
-    data = await response.json();
-  } catch {
-    throw new TokenRequestError('token-url did not answer JSON');
+    if (fetchToken) data = await fetchToken({ orderRef, signal });
+    else {
+      const response = await fetch(tokenUrl, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
+        signal,
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      data = await response.json();
+    }
+  } catch (error) {
+    throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return requireAnswer(data, 'token-url');
-}
-
-export function requireAnswer(data: unknown, source: string): TokenAnswer {
   const answer = parseTokenAnswer(data);
-  if (answer === null) throw new TokenRequestError(`${source} answered neither { key } nor { redirect_url }`);
+  if (answer === null) throw new Error(`${source} answered neither { key } nor { redirect_url }`);
   return answer;
-}
-
-/** Runs the integrator's function, turning a throw, a rejection or a bad shape into a TokenRequestError. */
-export async function callFetchToken(fetchToken: FetchToken, context: FetchTokenContext): Promise<TokenAnswer> {
-  let data: unknown;
-  try {
-    data = await fetchToken(context);
-  } catch (error) {
-    throw new TokenRequestError(`fetchToken failed: ${String(error)}`);
-  }
-  return requireAnswer(data, 'fetchToken');
 }

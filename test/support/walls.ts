@@ -33,7 +33,7 @@ export const WALLS: Readonly<Record<Room, RoomRule>> = {
   element: {
     rooms: ['service'],
     forbidden: ['service/signature.js'],
-    packages: (s) => ['lit', '@lit/react', 'react', 'vue', 'svelte'].includes(packageName(s)),
+    packages: (s) => ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'].includes(packageName(s)),
   },
   server: { rooms: ['service'], packages: (s) => s.startsWith('node:') || packageName(s) === 'redis' },
   // The sandbox serves through pay-form/server like any merchant would: its public entry only.

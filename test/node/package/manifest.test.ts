@@ -64,7 +64,7 @@ test('the npm modules leave Lit and @lit/react to the app (one copy), and every 
     const code = await readFile(distFile(`element/${file}`), 'utf8');
     assert.doesNotMatch(code, /class \w+ extends HTMLElement|ReactiveElement\s*=/, `${file} does not bundle Lit`);
   }
-  assert.match(await readFile(distFile('element/pay-form.js'), 'utf8'), /from "lit"/);
+  assert.match(await readFile(distFile('element/pay-form-properties.js'), 'utf8'), /from "@lit\/reactive-element"/);
   for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
     // An alias (two Node lines from one package) pins its version too.
     assert.match(version, /^(npm:(@[\w.-]+\/)?[\w.-]+@)?\d+\.\d+\.\d+$/, `${name} is pinned exactly`);
