@@ -8,7 +8,7 @@ import { BUNDLES, ENTRIES } from '../../scripts/entries.js';
 
 const DIST = new URL('../../dist/', import.meta.url);
 /** Signs of signing or of a secret: none of them has a reason to be in browser code. */
-const FORBIDDEN_CODE = [/createHmac/, /crypto\.subtle/, /subtle\.(sign|importKey)/, /\bHMAC\b/, /secret/i, /signature/i, /node:/];
+const FORBIDDEN_CODE = [/createHmac/, /crypto\.subtle/, /subtle\.(sign|importKey)/, /\bHMAC\b/, /secret/i, /signature/i, /["'`]node:/];
 const SERVER_FILES = /^(server|sandbox)\/|^service\/signature\.js$/;
 const RELATIVE_IMPORT = /\b(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 

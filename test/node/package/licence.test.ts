@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import { BUNDLES } from '../../../scripts/entries.js';
 import { distFile, root } from './dist.js';
 
-const LIT_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element'];
+// The element is built on Lit's ReactiveElement alone (no lit-html templates), so that is the Lit
+// package the bundles hold.
+const LIT_PACKAGES = ['@lit/reactive-element'];
 const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { files: string[] };
 
 test('each script-tag bundle opens with a legal comment naming Lit, its licence and the notices file', async () => {
@@ -28,5 +30,6 @@ test('the notices file holds the licence of every bundled Lit package, word for 
     const { version } = JSON.parse(await readFile(new URL(`node_modules/${name}/package.json`, root), 'utf8')) as { version: string };
     assert.ok(notices.includes(`${name}@${version} (BSD-3-Clause)\n\n${licence}`), `${name}'s notice is in the file`);
   }
+  assert.doesNotMatch(notices, /^lit-html@/m, 'lit-html is not bundled, so not listed');
   assert.ok(pkg.files.includes('dist'), 'dist/, and so the notices file, is published');
 });
