@@ -6,6 +6,7 @@ import { MemoryCallbackStore } from './memory-store.js';
 import type { CallbackPayload } from '../service/callback.js';
 import { hmacVerifier, type Verifier } from '../service/signature.js';
 import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './handlers.js';
+import { Answer, fetchHandler, type Incoming } from './native.js';
 import type { PayoutLedger } from './payout-ledger.js';
 import { settleFromCallback } from './payout-guard.js';
 
@@ -105,7 +106,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
   };
 
-  const record = async (key: string, outcome: OrderOutcome | undefined): Promise<Response> => {
+  const record = async (key: string, outcome: OrderOutcome | undefined): Promise<Answer> => {
     try {
       await store.complete(key, outcome);
       unrecorded.delete(key);
@@ -118,9 +119,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
   };
 
-  const handle = async (request: Request): Promise<Response> => {
-    const input = await readJsonObject(request);
-    if (input instanceof Response) return input;
+  const handle = async (incoming: Incoming): Promise<Answer> => {
+    const input = await readJsonObject(incoming);
+    if (input instanceof Answer) return input;
     const { signature, ...payload } = input;
     if (!(await verified(payload, signature))) return failure(401, 'Invalid signature');
     if (typeof payload['invoice_id'] !== 'string' || typeof payload['status'] !== 'string') {
@@ -163,12 +164,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     return record(key, outcomeOf(callback));
   };
 
-  return async (request) => {
+  return fetchHandler(async (incoming) => {
     try {
-      return await handle(request);
+      return await handle(incoming);
     } catch (error) {
       onError?.(error);
       return notHandled(500);
     }
-  };
+  });
 }

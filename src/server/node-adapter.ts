@@ -4,9 +4,11 @@
 // JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
 // The request and response are typed by the members used, not by node:http: pay-form/server's
 // declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
+// pay-form's own handlers are run through their logic directly (native.ts): no Request is built unless
+// the merchant's resolve or authorize asks for one, and their answer is written without a Response.
 import { MAX_REQUEST_BYTES } from '../service/body.js';
-import type { FetchHandler } from './handlers.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
+import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './native.js';
 
 /** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
 export interface NodeRequest {
@@ -88,17 +90,69 @@ function collectBody(req: NodeRequest): Promise<Buffer> {
   return readNodeBody(req, MAX_REQUEST_BYTES);
 }
 
-function toRequest(req: NodeRequest, body: Buffer, signal: AbortSignal | undefined): Request {
+function nodeUrl(req: NodeRequest): URL {
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+  return new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
+}
+
+function toRequest(req: NodeRequest, url: URL, body: Buffer, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const url = new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
+}
+
+/** Methods a Fetch Request cannot carry (its constructor throws): such a request takes the Fetch path
+ *  even to pay-form's own handlers, so it fails there exactly as it always did. */
+const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** What node:http already holds, as pay-form's handlers read it (native.ts); the same facts a Request
+ *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
+ *  an object of closures: one allocation per request. */
+class NodeIncoming implements Incoming {
+  #request: Request | undefined;
+  constructor(
+    private readonly req: NodeRequest,
+    private readonly target: URL,
+    private readonly body: Buffer,
+    readonly signal: AbortSignal | undefined,
+  ) {}
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+  header(name: string): string | null {
+    const value = this.req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+  async bytes(): Promise<Uint8Array | undefined> {
+    const { body, req } = this;
+    return body.byteLength > MAX_REQUEST_BYTES || Number(req.headers['content-length']) > MAX_REQUEST_BYTES ? undefined : body;
+  }
+  url(): URL {
+    return this.target;
+  }
+  request(): Request {
+    return (this.#request ??= toRequest(this.req, this.target, this.body, this.signal));
+  }
+}
+
+/** An Answer as sendResponse writes the Response it stands for: headers in Headers' sorted order,
+ *  then content-length, in one write. */
+function writeAnswer(answer: Answer, res: NodeResponse): void {
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(answer.headers).sort()) headers[name] = answer.headers[name]!;
+  if (answer.text === null) {
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  headers['content-length'] = String(Buffer.byteLength(answer.text));
+  res.writeHead(answer.status, headers);
+  res.end(answer.text);
 }
 
 async function sendResponse(response: Response, res: NodeResponse): Promise<void> {
@@ -166,6 +220,7 @@ const defaultTooLarge = () =>
 /** `(req, res, next?)` for node:http (`http.createServer(toNodeHandler(h))`) and Express (`app.post(path, toNodeHandler(h))`). */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const tooLarge = options.tooLarge ?? defaultTooLarge;
+  const logic = nativeLogic(handler);
   return (req, res, next) => {
     const run = async () => {
       let body: Buffer;
@@ -178,7 +233,14 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         await sendResponse(await tooLarge(), res);
         return;
       }
-      await sendResponse(await handler(toRequest(req, body, goneSignal(req, res))), res);
+      const url = nodeUrl(req);
+      const signal = goneSignal(req, res);
+      if (logic !== undefined && !NOT_FOR_FETCH.has(req.method ?? 'GET')) {
+        // pay-form's own handler: its answer without a Request or a Response in between.
+        writeAnswer(await logic(new NodeIncoming(req, url, body, signal)), res);
+        return;
+      }
+      await sendResponse(await handler(toRequest(req, url, body, signal)), res);
     };
     run().catch((error: unknown) => {
       if (next) return next(error);

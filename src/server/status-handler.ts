@@ -3,6 +3,7 @@
 // exchange is fixed in docs/element.md (status-url).
 import type { CallbackStore, OrderStatus } from './callback-store.js';
 import { answer, failure, requireOptions, type FetchHandler } from './handlers.js';
+import { Answer, fetchHandler } from './native.js';
 
 export interface StatusHandlerOptions {
   /** The store the callback handler records into (it needs `status`; `watch` makes the wait quicker). */
@@ -25,11 +26,11 @@ const REREAD_MS = 1000;
 
 const notFound = () => failure(404, 'Order not found');
 const busy = () => failure(503, 'Status unavailable', { 'retry-after': '1' });
-const noStatus = () => new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+const noStatus = () => new Answer(204, { 'cache-control': 'no-store' }, null);
 
-function found(status: OrderStatus, head: boolean): Response {
-  const response = answer(200, { status: status.status, invoice_id: status.invoice_id });
-  return head ? new Response(null, { status: 200, headers: response.headers }) : response;
+function found(status: OrderStatus, head: boolean): Answer {
+  const full = answer(200, { status: status.status, invoice_id: status.invoice_id });
+  return head ? new Answer(200, full.headers, null) : full;
 }
 
 /**
@@ -53,7 +54,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
 
   /** Re-reads at news of the order, at each re-read tick, and once at the start (news that came
    *  between the first read and the watch); ends at the deadline or when the client goes away. */
-  const wait = async (requestId: string, signal: AbortSignal): Promise<OrderStatus | undefined> => {
+  const wait = async (requestId: string, signal: AbortSignal | undefined): Promise<OrderStatus | undefined> => {
     const deadline = Date.now() + waitMs;
     let pending = true;
     let wake: (() => void) | undefined;
@@ -62,11 +63,11 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       wake?.();
     };
     const unwatch = store.watch?.(requestId, poke);
-    signal.addEventListener('abort', poke);
+    signal?.addEventListener('abort', poke);
     try {
       for (;;) {
         const left = deadline - Date.now();
-        if (left <= 0 || signal.aborted) return undefined;
+        if (left <= 0 || signal?.aborted) return undefined;
         if (!pending) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, Math.min(left, REREAD_MS));
@@ -78,24 +79,25 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
           wake = undefined;
         }
         pending = false;
-        if (signal.aborted) return undefined;
+        if (signal?.aborted) return undefined;
         const status = await read(requestId);
         if (status !== undefined) return status;
       }
     } finally {
       unwatch?.();
-      signal.removeEventListener('abort', poke);
+      signal?.removeEventListener('abort', poke);
     }
   };
 
-  return async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
-    const orderRef = new URL(request.url).searchParams.get('order_ref');
+  return fetchHandler(async (incoming) => {
+    const method = incoming.method;
+    if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
+    const orderRef = incoming.url().searchParams.get('order_ref');
     if (orderRef === null || orderRef === '') return notFound();
 
     let requestId: string;
     try {
-      const allowed = await authorize(request, orderRef);
+      const allowed = await authorize(incoming.request(), orderRef);
       if (typeof allowed === 'string' && allowed !== '') requestId = allowed;
       else if (allowed === true) requestId = orderRef;
       else return notFound();
@@ -105,7 +107,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       return busy();
     }
 
-    const head = request.method === 'HEAD';
+    const head = method === 'HEAD';
     try {
       const now = await read(requestId);
       if (now !== undefined) return found(now, head);
@@ -113,7 +115,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       if (waiting >= maxWaiters) return busy();
       waiting++;
       try {
-        const later = await wait(requestId, request.signal);
+        const later = await wait(requestId, incoming.signal);
         return later !== undefined ? found(later, false) : noStatus();
       } finally {
         waiting--;
@@ -122,5 +124,5 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       onError?.(error);
       return busy();
     }
-  };
+  });
 }

@@ -3,6 +3,7 @@ import type { PaymentClient } from './client.js';
 import { PayFormError, ValidationError } from './errors.js';
 import type { TokenParams } from '../service/fields.js';
 import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './handlers.js';
+import { Answer, fetchHandler } from './native.js';
 
 /** What the browser may send: only an order reference. Any other field is dropped before resolve. */
 export interface TokenRequestBody {
@@ -33,13 +34,14 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
   ]);
   const { client, resolve, onError } = options;
 
-  return async (request) => {
-    const input = await readJsonObject(request);
-    if (input instanceof Response) return input;
+  return fetchHandler(async (incoming) => {
+    const input = await readJsonObject(incoming);
+    if (input instanceof Answer) return input;
     const orderRef = input['order_ref'];
     if (orderRef !== undefined && typeof orderRef !== 'string') return failure(400, 'order_ref must be a string');
     const body: TokenRequestBody = orderRef === undefined ? {} : { order_ref: orderRef };
 
+    const request = incoming.request();
     let params: TokenParams | null | undefined;
     try {
       params = await resolve(request, body);
@@ -59,5 +61,5 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       }
       return failure(502, 'Payment service unavailable');
     }
-  };
+  });
 }
