@@ -106,13 +106,21 @@ export class MemoryCallbackStore implements CallbackStore {
   #record({ request_id, status, invoice_id }: OrderOutcome): void {
     this.#statuses.delete(request_id);
     this.#statuses.set(request_id, { status, invoice_id, at: Date.now() });
-    // Insertion order is recency: the first key is the least recently recorded.
+    // Insertion order is recency: the first key is the least recently recorded. A cursor kept between
+    // evictions, as in #evict: every key behind it was evicted or re-recorded at the end, so the key
+    // at the cursor is the first key, without stepping over the deleted slots from the start each time.
     while (this.#statuses.size > this.maxEntries) {
-      const oldest = this.#statuses.keys().next();
-      if (oldest.done === true) break;
+      let oldest = this.#statusCursor.next();
+      if (oldest.done === true) {
+        this.#statusCursor = this.#statuses.keys();
+        oldest = this.#statusCursor.next();
+        if (oldest.done === true) break;
+      }
       this.#statuses.delete(oldest.value);
     }
   }
+
+  #statusCursor: Iterator<string> = this.#statuses.keys();
 
   // Scanning from the first key on every eviction grew costly once the store was full (see
   // docs/performance.md): the Map's iteration steps over every slot deleted since its last compaction. A cursor kept

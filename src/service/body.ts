@@ -18,6 +18,8 @@ export function failureBody(message: string): { success: false; message: string 
 /** `application/json`, or any `+json` type, with or without parameters such as charset. */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
+  // The service's and the element's own header, as sent: no need to split and lower-case it.
+  if (header === 'application/json' || header === 'application/json; charset=utf-8') return true;
   const type = (header.split(';')[0] ?? '').trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }

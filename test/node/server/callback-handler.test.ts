@@ -273,6 +273,27 @@ describe('MemoryCallbackStore', () => {
       assert.equal(store.size, model.size, `step ${step}: size`);
     }
   });
+  test('order statuses over a long run: the least recently recorded go first, as a scan from the start finds', async () => {
+    // The model keeps the statuses the obvious way; the store keeps a cursor between evictions.
+    const model = new Map<string, string>();
+    const max = 4;
+    const store = new MemoryCallbackStore({ maxEntries: max });
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let step = 0; step < 3000; step++) {
+      const id = `o${random(9)}`;
+      const invoice = `inv-${step}`;
+      model.delete(id);
+      model.set(id, invoice);
+      while (model.size > max) model.delete(model.keys().next().value as string);
+      await store.begin(`k${step}`);
+      await store.complete(`k${step}`, { request_id: id, status: 'success', invoice_id: invoice });
+      for (let i = 0; i < 9; i++) {
+        const expected = model.get(`o${i}`);
+        assert.deepEqual(await store.status(`o${i}`), expected && { status: 'success', invoice_id: expected }, `step ${step}: o${i}`);
+      }
+    }
+  });
   test('done keys expire after ttlMs', async () => {
     const store = new MemoryCallbackStore({ ttlMs: 30 });
     await store.begin('k');
