@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: `${DOCS}demo-inline.png`, fullPage: true });
     await frame.getByRole('button', { name: 'Pay' }).click();
     await page.locator('#callbacks li').first().waitFor();
+    await page.getByText('Payment confirmed by the shop').waitFor();
     await page.screenshot({ path: `${DOCS}demo-success.png`, fullPage: true });
 
     await open('modal', 'beans');
