@@ -3,15 +3,13 @@
 // sandbox's form on another origin, the return page tells the element, and the sandbox's signed
 // callback reaches the shop's callback handler. Each test checks what the person sees and the callback.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, afterEach, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { backendCallbacks, launchBrowser, recordAnswers, startDemo, verifiedCallback, watchPage, type Demo } from './harness.js';
+import { after, before, beforeEach, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { backendCallbacks, launchBrowser, pagePerTest, recordAnswers, startDemo, verifiedCallback, type Demo } from './harness.js';
 
 let demo: Demo;
 let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
+const current = pagePerTest(() => browser);
 let orders: Record<string, unknown>[];
 let tokens: Record<string, unknown>[];
 
@@ -24,16 +22,8 @@ after(async () => {
   await demo?.close();
 });
 beforeEach(async () => {
-  context = await browser.newContext();
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  problems = watchPage(page);
-  orders = await recordAnswers(page, '/api/checkout/orders');
-  tokens = await recordAnswers(page, '/api/checkout/token');
-});
-afterEach(async () => {
-  await context.close();
-  assert.deepEqual(problems, [], 'no page errors and no console errors');
+  orders = await recordAnswers(current.page, '/api/checkout/orders');
+  tokens = await recordAnswers(current.page, '/api/checkout/token');
 });
 
 interface Choices {
@@ -47,17 +37,17 @@ interface Choices {
 
 /** Opens the shop, makes the choices, presses Pay; returns the order the backend created and the total shown. */
 async function checkout(choices: Choices): Promise<{ orderRef: string; total: string }> {
-  await page.goto(`${demo.url}/`);
-  await page.locator('#pay:enabled').waitFor();
+  await current.page.goto(`${demo.url}/`);
+  await current.page.locator('#pay:enabled').waitFor();
   for (const name of ['product', 'currency', 'method', 'language'] as const) {
     const value = choices[name];
-    if (value) await page.locator(`select[name=${name}]`).selectOption(value);
+    if (value) await current.page.locator(`select[name=${name}]`).selectOption(value);
   }
-  await page.locator(`input[name=display][value=${choices.display ?? 'inline'}]`).check();
-  await page.locator('input[name=redirect_mode]').setChecked(choices.redirectMode ?? false);
-  const total = (await page.locator('#total').textContent()) ?? '';
+  await current.page.locator(`input[name=display][value=${choices.display ?? 'inline'}]`).check();
+  await current.page.locator('input[name=redirect_mode]').setChecked(choices.redirectMode ?? false);
+  const total = (await current.page.locator('#total').textContent()) ?? '';
   const before = orders.length;
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
   await until(() => orders.length > before, 'the shop answered the order');
   const order = orders.at(-1)?.answer as { order_ref: string };
   return { orderRef: order.order_ref, total };
@@ -69,12 +59,12 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 async function waitForText(selector: string, text: string): Promise<void> {
-  await page.locator(selector).filter({ hasText: text }).first().waitFor();
+  await current.page.locator(selector).filter({ hasText: text }).first().waitFor();
 }
 
 const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, orderRef, status);
 
-const frame = () => page.frameLocator('pay-form iframe');
+const frame = () => current.page.frameLocator('pay-form iframe');
 
 test('inline: Pay in the sandbox form ends in "Payment successful" and a verified success callback', async () => {
   const { orderRef, total } = await checkout({ product: 'grinder', currency: 'EUR', method: 'card', language: 'EN' });
@@ -83,7 +73,7 @@ test('inline: Pay in the sandbox form ends in "Payment successful" and a verifie
   assert.equal(await frame().locator('[data-testid=amount]').textContent(), total);
   assert.equal(total, '€81.88');
   assert.equal(await frame().locator('[data-testid=method]').textContent(), 'card');
-  const formOrigin = new URL((await page.locator('pay-form iframe').getAttribute('src')) ?? '').origin;
+  const formOrigin = new URL((await current.page.locator('pay-form iframe').getAttribute('src')) ?? '').origin;
   assert.notEqual(formOrigin, new URL(demo.url).origin, 'the form is framed from the service, another origin');
   await frame().getByRole('button', { name: 'Pay' }).click();
 
@@ -95,7 +85,7 @@ test('inline: Pay in the sandbox form ends in "Payment successful" and a verifie
   await waitForText('#callbacks li', 'success: Hand grinder €81.88');
   // The backend's verified callback reaches the page through status-url.
   await waitForText('#confirmed', 'Payment confirmed by the shop');
-  const events = await page.locator('#events li').allTextContents();
+  const events = await current.page.locator('#events li').allTextContents();
   const names = events.map((e) => e.split(' ')[0]).filter((n) => n?.startsWith('pay-form-'));
   // The shop closes the form (and its framed return page) once it shows the result; the verified
   // status comes after, through status-url.
@@ -120,7 +110,7 @@ test('inline: the form speaks the chosen language', async () => {
 
 test('modal: paying in the dialog ends in success and a verified callback', async () => {
   const { orderRef } = await checkout({ product: 'beans', display: 'modal' });
-  await page.getByRole('button', { name: 'Close' }).waitFor();
+  await current.page.getByRole('button', { name: 'Close' }).waitFor();
   await frame().getByRole('button', { name: 'Pay' }).click();
   await waitForText('#result', 'Payment successful');
   await callbackFor(orderRef, 'success');
@@ -129,11 +119,11 @@ test('modal: paying in the dialog ends in success and a verified callback', asyn
 test('modal: Close dismisses the form; nothing is paid and no callback comes', async () => {
   const { orderRef } = await checkout({ product: 'mug', display: 'modal' });
   await frame().getByRole('button', { name: 'Pay' }).waitFor();
-  await page.getByRole('button', { name: 'Close' }).click();
+  await current.page.getByRole('button', { name: 'Close' }).click();
   await waitForText('#result', 'Payment window closed');
   await waitForText('#events li', 'pay-form-close');
-  assert.match(await page.locator('#events li').filter({ hasText: 'pay-form-close' }).innerText(), /"reason":"user"/);
-  assert.equal(await page.locator('pay-form iframe').count(), 0, 'the form is gone');
+  assert.match(await current.page.locator('#events li').filter({ hasText: 'pay-form-close' }).innerText(), /"reason":"user"/);
+  assert.equal(await current.page.locator('pay-form iframe').count(), 0, 'the form is gone');
   // Another order paid afterwards proves callbacks flow, and that the closed one never got one.
   const paid = await checkout({ product: 'beans' });
   await frame().getByRole('button', { name: 'Pay' }).click();
@@ -144,24 +134,24 @@ test('modal: Close dismisses the form; nothing is paid and no callback comes', a
 test('display redirect: the whole page goes to the form, Pay returns to the shop\'s success page', async () => {
   const { orderRef } = await checkout({ product: 'grinder', currency: 'USD', display: 'redirect' });
   const config = (await (await fetch(`${demo.url}/api/checkout/config`)).json()) as { base_url: string };
-  await page.waitForURL((url) => url.href.startsWith(`${config.base_url}/api/jsapi/open/`));
-  await page.getByRole('button', { name: 'Pay' }).click();
-  await page.waitForURL(`${demo.url}/demo/return.html?status=success`);
-  await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+  await current.page.waitForURL((url) => url.href.startsWith(`${config.base_url}/api/jsapi/open/`));
+  await current.page.getByRole('button', { name: 'Pay' }).click();
+  await current.page.waitForURL(`${demo.url}/demo/return.html?status=success`);
+  await current.page.getByRole('heading', { name: 'Payment successful' }).waitFor();
   await callbackFor(orderRef, 'success');
-  await page.getByRole('link', { name: 'Back to the shop' }).click();
+  await current.page.getByRole('link', { name: 'Back to the shop' }).click();
   await waitForText('#callbacks li', 'success: Hand grinder $89.00');
 });
 
 test('the redirect_url site setting: the element follows redirect_url; Decline shows "Payment failed"', async () => {
   const { orderRef } = await checkout({ product: 'beans', redirectMode: true, display: 'inline' });
-  await page.waitForURL((url) => !url.href.startsWith(demo.url));
+  await current.page.waitForURL((url) => !url.href.startsWith(demo.url));
   const token = tokens[0]?.answer as Record<string, unknown>;
   assert.deepEqual(Object.keys(token), ['redirect_url'], 'the service answered redirect_url (and the browser got nothing else)');
-  await page.waitForURL(String(token.redirect_url));
-  await page.getByRole('button', { name: 'Decline' }).click();
-  await page.waitForURL(`${demo.url}/demo/return.html?status=fail`);
-  await page.getByRole('heading', { name: 'Payment failed' }).waitFor();
+  await current.page.waitForURL(String(token.redirect_url));
+  await current.page.getByRole('button', { name: 'Decline' }).click();
+  await current.page.waitForURL(`${demo.url}/demo/return.html?status=fail`);
+  await current.page.getByRole('heading', { name: 'Payment failed' }).waitFor();
   await callbackFor(orderRef, 'fail');
 });
 
@@ -177,16 +167,16 @@ test('the token answer carries the key only: no secret, no amount', async () => 
 // Keyboard and flow: focus lands on a sensible control after paying, cancelling or closing; an inline
 // form can be cancelled; the framed return page is closed once the page shows the result; and an order
 // already paid cannot be paid again.
-const focused = () => page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName ?? null);
-const frames = () => page.locator('pay-form iframe').count();
+const focused = () => current.page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName ?? null);
+const frames = () => current.page.locator('pay-form iframe').count();
 
 test('inline: after paying, the return page is closed, the result shown, and focus is on Pay', async () => {
   const { orderRef } = await checkout({ display: 'inline' });
   await frame().getByRole('button', { name: 'Pay' }).click();
   await waitForText('#result', 'Payment successful');
-  await page.waitForFunction(() => document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe') === null);
+  await current.page.waitForFunction(() => document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe') === null);
   assert.equal(await frames(), 0, 'the framed return page is gone');
-  assert.equal(await page.locator('#result').textContent(), 'Payment successful', 'the result stays');
+  assert.equal(await current.page.locator('#result').textContent(), 'Payment successful', 'the result stays');
   assert.equal(await focused(), 'pay');
   await callbackFor(orderRef, 'success');
 });
@@ -194,9 +184,9 @@ test('inline: after paying, the return page is closed, the result shown, and foc
 test('inline: Cancel payment closes the open form, says so, pays nothing, and focuses Pay', async () => {
   const { orderRef } = await checkout({ display: 'inline' });
   await frame().getByRole('button', { name: 'Pay' }).waitFor();
-  const cancel = page.getByRole('button', { name: 'Cancel payment' });
+  const cancel = current.page.getByRole('button', { name: 'Cancel payment' });
   await cancel.focus();
-  await page.keyboard.press('Enter');
+  await current.page.keyboard.press('Enter');
   await waitForText('#result', 'Payment cancelled');
   assert.equal(await frames(), 0);
   assert.equal(await cancel.isHidden(), true);
@@ -207,8 +197,8 @@ test('inline: Cancel payment closes the open form, says so, pays nothing, and fo
 test('modal: Close hands focus to Pay, not to <body>', async () => {
   await checkout({ display: 'modal' });
   await frame().getByRole('button', { name: 'Pay' }).waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Cancel payment' }).isHidden(), true, 'the modal has its own Close');
-  await page.getByRole('button', { name: 'Close' }).click();
+  assert.equal(await current.page.getByRole('button', { name: 'Cancel payment' }).isHidden(), true, 'the modal has its own Close');
+  await current.page.getByRole('button', { name: 'Close' }).click();
   await waitForText('#result', 'Payment window closed');
   assert.equal(await focused(), 'pay');
 });
@@ -217,23 +207,23 @@ test('modal: after paying, the dialog is closed, the result stays, and focus is 
   const { orderRef } = await checkout({ display: 'modal' });
   await frame().getByRole('button', { name: 'Pay' }).click();
   await waitForText('#result', 'Payment successful');
-  await page.waitForFunction(() => !document.querySelector('pay-form')?.shadowRoot?.querySelector('dialog[open]'));
-  assert.equal(await page.locator('#result').textContent(), 'Payment successful');
+  await current.page.waitForFunction(() => !document.querySelector('pay-form')?.shadowRoot?.querySelector('dialog[open]'));
+  assert.equal(await current.page.locator('#result').textContent(), 'Payment successful');
   assert.equal(await focused(), 'pay');
   await callbackFor(orderRef, 'success');
 });
 
 test('script-tag page: the fixed order, once paid, is refused a second token: one invoice, one callback', async () => {
-  await page.goto(`${demo.url}/demo/script-tag.html`);
+  await current.page.goto(`${demo.url}/demo/script-tag.html`);
   await frame().getByRole('button', { name: 'Pay' }).click();
   await waitForText('#result', 'Payment successful');
   await callbackFor('demo-beans-usd', 'success');
-  const refused = page.waitForResponse((r) => r.url().endsWith('/api/checkout/token'));
-  await page.reload();
+  const refused = current.page.waitForResponse((r) => r.url().endsWith('/api/checkout/token'));
+  await current.page.reload();
   assert.equal((await refused).status(), 409);
-  await page.waitForFunction(() => (document.querySelector('pay-form') as (Element & { state?: string }) | null)?.state === 'error');
+  await current.page.waitForFunction(() => (document.querySelector('pay-form') as (Element & { state?: string }) | null)?.state === 'error');
   assert.equal(await frames(), 0, 'no form for a paid order');
   assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === 'demo-beans-usd').map((c) => c.status), ['success']);
   // The refusal itself is the one expected failed request.
-  problems.splice(0, problems.length, ...problems.filter((p) => !/HTTP 409 .*\/api\/checkout\/token$/.test(p)));
+  current.problems.splice(0, current.problems.length, ...current.problems.filter((p) => !/HTTP 409 .*\/api\/checkout\/token$/.test(p)));
 });

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterEach, beforeEach } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { launchOptions } from '../../scripts/chromium.mjs';
 import type { CallbackLogEntry } from '../../demo/backend.js';
@@ -62,6 +63,32 @@ export function watchPage(page: Page): string[] {
     }
   });
   return problems;
+}
+
+/** The page of the running test, and what watchPage has seen on it so far. */
+export interface TestPage {
+  readonly page: Page;
+  readonly problems: string[];
+}
+
+/**
+ * Each test in the file gets a fresh context and page (20 s default timeout, watched by watchPage);
+ * after it the context closes and the test fails on any page error, console error or failed request.
+ */
+export function pagePerTest(browser: () => Browser): TestPage {
+  let context: BrowserContext | undefined;
+  const current = { page: undefined as unknown as Page, problems: [] as string[] };
+  beforeEach(async () => {
+    context = await browser().newContext();
+    current.page = await context.newPage();
+    current.page.setDefaultTimeout(20_000);
+    current.problems = watchPage(current.page);
+  });
+  afterEach(async () => {
+    await context?.close();
+    assert.deepEqual(current.problems, [], 'no page errors and no console errors');
+  });
+  return current;
 }
 
 /** Answers of the shop's own endpoints, read as they pass (their bodies are gone once the page navigates). */

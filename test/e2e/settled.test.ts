@@ -4,16 +4,14 @@
 // return page). A forged result reaches the page as
 // pay-form-success at most, never as pay-form-settled.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
 import { startTestCluster, type TestCluster } from '../support/cluster.js';
-import { launchBrowser, watchPage } from './harness.js';
+import { launchBrowser, pagePerTest } from './harness.js';
 
 let cluster: TestCluster;
 let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
+const current = pagePerTest(() => browser);
 
 before(async () => {
   cluster = await startTestCluster();
@@ -23,34 +21,22 @@ after(async () => {
   await browser?.close();
   await cluster?.close();
 });
-beforeEach(async () => {
-  context = await browser.newContext();
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  problems = watchPage(page);
-});
-afterEach(async () => {
-  await context.close();
-  // The element's reachability probe (a no-cors HEAD to the sandbox's origin root) gets the sandbox's 404.
-  const probe = (problem: string) => problem === `HTTP 404 ${cluster.serviceOrigin}/`;
-  assert.deepEqual(problems.filter((p) => !probe(p)), [], 'no page errors and no console errors');
-});
 
 /** The events the page listed, name and detail, in order. */
 async function events(): Promise<Array<{ name: string; detail: Record<string, unknown> }>> {
-  const items = await page.locator('#events li').evaluateAll((lis) =>
+  const items = await current.page.locator('#events li').evaluateAll((lis) =>
     lis.map((li) => ({ name: li.firstChild?.textContent ?? '', detail: li.querySelector('code')?.textContent?.trim() ?? '' })),
   );
   return items.map(({ name, detail }) => ({ name, detail: detail.startsWith('{') ? (JSON.parse(detail) as Record<string, unknown>) : {} }));
 }
 
 async function open(display: 'inline' | 'modal'): Promise<string> {
-  await page.goto(`${cluster.url}/`);
-  await page.locator('#pay:enabled').waitFor();
-  await page.locator(`input[name=display][value=${display}]`).check();
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await page.locator('#events li', { hasText: 'pay-form-ready' }).waitFor();
-  return ((await page.locator('#events li', { hasText: 'order created' }).last().locator('code').textContent()) ?? '').trim();
+  await current.page.goto(`${cluster.url}/`);
+  await current.page.locator('#pay:enabled').waitFor();
+  await current.page.locator(`input[name=display][value=${display}]`).check();
+  await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await current.page.locator('#events li', { hasText: 'pay-form-ready' }).waitFor();
+  return ((await current.page.locator('#events li', { hasText: 'order created' }).last().locator('code').textContent()) ?? '').trim();
 }
 
 const aCallbacks = async () => (await (await fetch(`${cluster.callbackUrl}s`)).json()) as Array<{ request_id: string; status: string }>;
@@ -59,8 +45,8 @@ const bCallbacks = async () => (await (await fetch(`${cluster.url}/api/checkout/
 for (const display of ['inline', 'modal'] as const) {
   test(`${display}: the callback reaches backend A, the page on backend B gets pay-form-settled and says so`, async () => {
     const orderRef = await open(display);
-    await page.frameLocator('pay-form iframe').getByRole('button', { name: 'Pay', exact: true }).click();
-    await page.locator('#confirmed', { hasText: 'Payment confirmed by the shop' }).waitFor();
+    await current.page.frameLocator('pay-form iframe').getByRole('button', { name: 'Pay', exact: true }).click();
+    await current.page.locator('#confirmed', { hasText: 'Payment confirmed by the shop' }).waitFor();
     const settled = (await events()).filter((e) => e.name === 'pay-form-settled');
     assert.equal(settled.length, 1, 'pay-form-settled fires once');
     assert.equal(settled[0]?.detail['status'], 'success');
@@ -71,33 +57,33 @@ for (const display of ['inline', 'modal'] as const) {
 }
 
 test('redirect: back on the return page, it says "Payment confirmed by the shop" only from pay-form-settled', async () => {
-  await page.goto(`${cluster.url}/`);
-  await page.locator('#pay:enabled').waitFor();
-  await page.locator('input[name=display][value=redirect]').check();
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await page.waitForURL((url) => url.href.startsWith(`${cluster.serviceOrigin}/api/jsapi/open/`));
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await page.waitForURL(`${cluster.url}/demo/return.html?status=success`);
-  const orderRef = await page.evaluate(() => sessionStorage.getItem('pay-form-demo-order'));
-  await page.locator('#confirmed', { hasText: 'Payment confirmed by the shop' }).waitFor();
+  await current.page.goto(`${cluster.url}/`);
+  await current.page.locator('#pay:enabled').waitFor();
+  await current.page.locator('input[name=display][value=redirect]').check();
+  await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await current.page.waitForURL((url) => url.href.startsWith(`${cluster.serviceOrigin}/api/jsapi/open/`));
+  await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await current.page.waitForURL(`${cluster.url}/demo/return.html?status=success`);
+  const orderRef = await current.page.evaluate(() => sessionStorage.getItem('pay-form-demo-order'));
+  await current.page.locator('#confirmed', { hasText: 'Payment confirmed by the shop' }).waitFor();
   assert.deepEqual((await aCallbacks()).filter((c) => c.request_id === orderRef).map((c) => c.status), ['success']);
   assert.deepEqual(await bCallbacks(), [], 'backend B never received a callback');
 });
 
 test('a forged result (the return page loaded into the frame without paying, a posted message) never gives pay-form-settled', async () => {
   const orderRef = await open('inline');
-  await page.locator('pay-form').evaluate((element) => element.setAttribute('settle-timeout', '3000'));
+  await current.page.locator('pay-form').evaluate((element) => element.setAttribute('settle-timeout', '3000'));
   // The shop's own return page in the frame: a legitimate origin, but nobody paid.
-  const frame = page.frames().find((f) => f.parentFrame() === page.mainFrame());
+  const frame = current.page.frames().find((f) => f.parentFrame() === current.page.mainFrame());
   assert.ok(frame, 'the payment frame');
   // The element takes the page's result and removes the frame, which may end the navigation early.
   await frame.goto(`${cluster.url}/demo/return.html?status=success`, { waitUntil: 'commit' }).catch(() => undefined);
-  await page.locator('#events li', { hasText: 'pay-form-success' }).waitFor();
-  await page.evaluate(() => window.postMessage({ type: 'pay-form:result', status: 'success' }, '*'));
-  await page.locator('#events li', { hasText: 'pay-form-error' }).waitFor();
+  await current.page.locator('#events li', { hasText: 'pay-form-success' }).waitFor();
+  await current.page.evaluate(() => window.postMessage({ type: 'pay-form:result', status: 'success' }, '*'));
+  await current.page.locator('#events li', { hasText: 'pay-form-error' }).waitFor();
   const seen = await events();
   assert.equal(seen.filter((e) => e.name === 'pay-form-settled').length, 0);
   assert.equal(seen.find((e) => e.name === 'pay-form-error')?.detail['code'], 'settle-timeout');
-  assert.equal(await page.locator('#confirmed').textContent(), '');
+  assert.equal(await current.page.locator('#confirmed').textContent(), '');
   assert.deepEqual((await aCallbacks()).filter((c) => c.request_id === orderRef), [], 'no callback for a forged result');
 });
