@@ -5,6 +5,7 @@ import '../src/element/index.js';
 import { formatAmount } from '../src/service/money.js';
 import type { PayForm } from '../src/element/index.js';
 import type { CallbackLogEntry } from './backend.js';
+import { settledText } from './settled.js';
 
 interface Catalogue {
   products: { id: string; name: string; prices: Record<string, { amount: number; display: string }> }[];
@@ -36,8 +37,7 @@ const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, u
 function showSettled(detail: Record<string, unknown>): void {
   const confirmed = $<HTMLParagraphElement>('#confirmed');
   confirmed.dataset.status = String(detail.status);
-  confirmed.textContent =
-    detail.status === 'success' ? 'Payment confirmed by the shop' : `The shop recorded the payment as ${String(detail.status)}`;
+  confirmed.textContent = settledText(detail.status);
 }
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
