@@ -6,11 +6,14 @@ import {
   type TokenParams,
 } from '../src/server/index.js';
 import { SettledOrders, type CallbackStore } from './backend-status.js';
-import { isJsonContentType } from '../src/service/body.js';
+import { failureBody, isJsonContentType } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
 /** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
 type Route = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** One Server-Sent Event for the callback log, the same for the replay and each live entry. */
+const callbackEvent = (entry: CallbackLogEntry): string => `event: callback\ndata: ${JSON.stringify(entry)}\n\n`;
 
 export interface DemoBackendConfig {
   /** The payment service: the embedded sandbox, or a real one named by the environment. */
@@ -66,17 +69,16 @@ export class DemoBackend {
     const callbackHandler = createCallbackHandler({
       secret: config.secret, store: this.#settled.store, onStatus: (payload) => this.#record(payload),
     });
-    const node = (handler: FetchHandler) => toNodeHandler(handler);
     this.#routes = {
-      'GET config': node(async () => json(200, this.#publicConfig())),
-      'GET catalogue': node(async () =>
+      'GET config': toNodeHandler(async () => json(200, this.#publicConfig())),
+      'GET catalogue': toNodeHandler(async () =>
         json(200, { products: priceList(), currencies: Object.keys(RATES), methods: DEMO_METHODS, languages: DEMO_LANGUAGES }),
       ),
-      'POST orders': node(async (request) => this.#settled.remember(request, await this.#createOrder(request))),
-      'GET status': node(this.#settled.handler),
-      'POST token': node((request) => this.#token(request, tokenHandler)),
-      'POST callback': node(callbackHandler),
-      'GET callbacks': node(async () => json(200, this.#log)),
+      'POST orders': toNodeHandler(async (request) => this.#settled.remember(request, await this.#createOrder(request))),
+      'GET status': toNodeHandler(this.#settled.handler),
+      'POST token': toNodeHandler((request) => this.#token(request, tokenHandler)),
+      'POST callback': toNodeHandler(callbackHandler),
+      'GET callbacks': toNodeHandler(async () => json(200, this.#log)),
       'GET events': (req, res) => this.#stream(req, res),
     };
   }
@@ -87,7 +89,7 @@ export class DemoBackend {
     if (!path.startsWith(CHECKOUT_PREFIX)) return next();
     const route = this.#routes[`${req.method} ${path.slice(CHECKOUT_PREFIX.length)}`];
     if (!route) {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"success":false,"message":"Not found"}');
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(failureBody('Not found')));
       return;
     }
     route(req, res, next);
@@ -116,7 +118,7 @@ export class DemoBackend {
       if (!isJsonContentType(request.headers.get('content-type'))) throw new TypeError('not JSON');
       input = await request.json();
     } catch {
-      return json(400, { success: false, message: INVALID_JSON_MESSAGE });
+      return json(400, failureBody(INVALID_JSON_MESSAGE));
     }
     const checked = checkChoices(input);
     if (!checked.ok) return json(400, { success: false, issues: checked.issues });
@@ -134,7 +136,7 @@ export class DemoBackend {
       .json()
       .then((body: unknown) => (body as { order_ref?: unknown } | null)?.order_ref, () => undefined);
     if (typeof orderRef === 'string' && this.orders.get(orderRef)?.status === 'paid') {
-      return json(409, { success: false, message: 'This order is already paid' });
+      return json(409, failureBody('This order is already paid'));
     }
     return tokenHandler(request);
   }
@@ -174,14 +176,15 @@ export class DemoBackend {
       product: order?.product_name,
     };
     this.#log.push(entry);
-    for (const res of this.#streams) res.write(`event: callback\ndata: ${JSON.stringify(entry)}\n\n`);
+    const event = callbackEvent(entry);
+    for (const res of this.#streams) res.write(event);
   }
 
   /** Server-Sent Events: every callback so far, then each new one as it is verified. */
   #stream(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': pay-form demo callback log\n\n');
-    for (const entry of this.#log) res.write(`event: callback\ndata: ${JSON.stringify(entry)}\n\n`);
+    for (const entry of this.#log) res.write(callbackEvent(entry));
     this.#streams.add(res);
     req.on('close', () => this.#streams.delete(res));
   }

@@ -3,8 +3,9 @@
 // backend verified is listed, as text only.
 import '../src/element/index.js';
 import { formatAmount } from '../src/service/money.js';
-import type { PayForm } from '../src/element/index.js';
+import { PAY_FORM_EVENTS, type PayForm, type PayFormEventName } from '../src/element/index.js';
 import type { CallbackLogEntry } from './backend.js';
+import { settledText } from './settled.js';
 
 interface Catalogue {
   products: { id: string; name: string; prices: Record<string, { amount: number; display: string }> }[];
@@ -18,14 +19,9 @@ interface Config {
   redirect_mode_available: boolean;
 }
 
-const EVENTS = [
-  'pay-form-open', 'pay-form-ready', 'pay-form-redirect', 'pay-form-success', 'pay-form-fail', 'pay-form-close',
-  'pay-form-error', 'pay-form-settled',
-] as const;
-
 /** What the person reads after each outcome the element reports, and whether the form (showing the
  *  shop's return page by then) is closed so the page's own result replaces it. */
-const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, unknown>) => [string, string, boolean]>> = {
+const RESULTS: Partial<Record<PayFormEventName, (detail: Record<string, unknown>) => [string, string, boolean]>> = {
   'pay-form-success': () => ['success', 'Payment successful', true],
   'pay-form-fail': () => ['fail', 'Payment failed', true],
   'pay-form-close': () => ['closed', 'Payment window closed', false],
@@ -36,8 +32,7 @@ const RESULTS: Partial<Record<(typeof EVENTS)[number], (detail: Record<string, u
 function showSettled(detail: Record<string, unknown>): void {
   const confirmed = $<HTMLParagraphElement>('#confirmed');
   confirmed.dataset.status = String(detail.status);
-  confirmed.textContent =
-    detail.status === 'success' ? 'Payment confirmed by the shop' : `The shop recorded the payment as ${String(detail.status)}`;
+  confirmed.textContent = settledText(detail.status);
 }
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
@@ -151,7 +146,7 @@ async function pay(config: Config): Promise<void> {
     payForm.setAttribute('status-url', '/api/checkout/status');
     const display = (form.elements.namedItem('display') as RadioNodeList).value;
     payForm.setAttribute('display', display);
-    for (const name of EVENTS) {
+    for (const name of PAY_FORM_EVENTS) {
       payForm.addEventListener(name, (e) => {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));

@@ -9,6 +9,11 @@ export const DEFAULT_LOAD_TIMEOUT = 15000;
 export const DEFAULT_FRAME_TITLE = 'Payment form';
 export { DEFAULT_SETTLE_TIMEOUT };
 
+/** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
+export function timeLimit(value: number, fallback: number): number {
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
 /**
  * The attributes of `<pay-form>` (docs/element.md, Attributes and properties).
  *

@@ -11,7 +11,7 @@ import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
-import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, PayFormProperties } from './pay-form-properties.js';
+import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
 
 export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 
@@ -66,7 +66,7 @@ export class PayForm extends PayFormProperties {
       if (status === 'success') this.#emit(PAY_FORM_SUCCESS, { status: 'success' });
       else this.#emit(PAY_FORM_FAIL, { status: 'fail' });
       // The framed result is the browser's word: ask the merchant's backend for the verified one.
-      if (this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, this.settleTimeout, true);
+      this.#askSettled(true);
     },
     blocked: (_frame, message) => {
       this.#removeFrame();
@@ -122,7 +122,7 @@ export class PayForm extends PayFormProperties {
    * return page that sets things up from script. Does nothing while asking or once settled.
    */
   settle(): void {
-    if (this.isConnected && this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, this.settleTimeout);
+    if (this.isConnected) this.#askSettled(false);
   }
 
   /** Removes the form, inline or modal, and fires `pay-form-close` with reason `api`. */
@@ -220,7 +220,12 @@ export class PayForm extends PayFormProperties {
   }
 
   #loadTimeoutMs(): number {
-    return Number.isFinite(this.loadTimeout) && this.loadTimeout >= 0 ? this.loadTimeout : DEFAULT_LOAD_TIMEOUT;
+    return timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT);
+  }
+
+  /** Asks status-url, when set, for order-ref's verified status; `again` after a new framed result. */
+  #askSettled(again: boolean): void {
+    if (this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
   }
 
   /** The frame will not show the form: remove it, say why, and fall back to a redirect when asked to. */

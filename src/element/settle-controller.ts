@@ -47,8 +47,8 @@ export class SettleController implements ReactiveController {
     this.stop();
   }
 
-  /** Starts asking, unless already asking; `again` allows a new run after a settled one (a new result). */
-  start(statusUrl: string, orderRef: string | null, timeoutMs: number, again = false): void {
+  /** Starts asking for at most `ms`, unless already asking; `again` allows a new run after a settled one (a new result). */
+  start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): void {
     if (this.#stop !== null || (this.#settled && !again)) return;
     this.#settled = false;
     const { failed } = this.#callbacks;
@@ -65,7 +65,6 @@ export class SettleController implements ReactiveController {
     if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so status-url cannot be asked about the order');
     url.searchParams.set('order_ref', orderRef);
     url.hash = '';
-    const ms = Number.isFinite(timeoutMs) && timeoutMs >= 0 ? timeoutMs : DEFAULT_SETTLE_TIMEOUT;
     const controller = new AbortController();
     const timer = setTimeout(() => end(() => failed('settle-timeout', `no verified status from status-url within ${ms} ms`)), ms);
     const stop = () => (clearTimeout(timer), controller.abort());

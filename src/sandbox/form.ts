@@ -1,7 +1,7 @@
 // The open-form address and its two buttons. The service shows neither the method nor the body of
 // /api/jsapi/open/{key}/; the sandbox serves a script-free HTML form whose buttons POST back here.
 import { callbackPayload, type ApiContext } from './api.js';
-import type { InvoiceStatus, KeyLookup } from './invoices.js';
+import type { Invoice, InvoiceStatus, KeyLookup } from './invoices.js';
 import { formPage, messagePage, type PageLink } from './pages.js';
 import { checkHttpUrl } from '../service/form-url.js';
 import { parseOpenFormPath } from '../service/paths.js';
@@ -64,12 +64,16 @@ const REFUSALS: Readonly<Record<Exclude<KeyLookup['found'], 'open'>, [number, st
   expired: [410, 'Payment link expired', 'This payment link has expired. Ask the shop for a new one.'],
 };
 
+/** Where the shop wants the browser back after an invoice reached `status`: success_url, else fail_url. */
+function returnUrl(invoice: Invoice, status: InvoiceStatus): string | undefined {
+  return status === 'success' ? invoice.success_url : invoice.fail_url;
+}
+
 function refusal(ctx: ApiContext, lookup: KeyLookup): HtmlAnswer | undefined {
   if (lookup.found === 'open') return undefined;
   const [status, title, text] = REFUSALS[lookup.found];
   // A used key (a reload, the back button) is a dead end unless the page leads back to the shop.
-  const invoice = lookup.found === 'used' ? lookup.invoice : undefined;
-  const back = invoice?.status === 'success' ? invoice.success_url : invoice?.fail_url;
+  const back = lookup.found === 'used' ? returnUrl(lookup.invoice, lookup.invoice.status) : undefined;
   return message(ctx, status, title, text, back === undefined ? undefined : { href: back, text: 'Back to the shop' });
 }
 
@@ -111,7 +115,7 @@ export async function settle(
   const outcome = OUTCOMES[action];
   // Where the browser goes is settled before the invoice is: a return address that could not be a
   // Location header must not leave an invoice paid behind a 500.
-  const stored = outcome.status === 'success' ? invoice.success_url : invoice.fail_url;
+  const stored = returnUrl(invoice, outcome.status);
   const target = stored === undefined ? undefined : checkHttpUrl(stored, 'invalid-redirect-url', 'return URL');
   if (target !== undefined && !target.ok) {
     return message(ctx, 400, 'Request refused', 'The shop gave a return address that cannot be used.');

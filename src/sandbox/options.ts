@@ -105,10 +105,17 @@ const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
   timeoutMs: { check: positive },
 };
 
+/** checkOptions' words for a key outside the table; the sandbox lists those names together. */
+const UNKNOWN = 'is not a sandbox option';
+
 function refuse(issues: FieldIssue[], prefix = ''): void {
   if (issues.length === 0) return;
-  const unknown = issues.filter((i) => /is not a sandbox option/.test(i.message)).map((i) => `${prefix}${i.path}`);
-  const other = issues.filter((i) => !/is not a sandbox option/.test(i.message)).map((i) => `${prefix}${i.path} ${i.message}`);
+  const unknown: string[] = [];
+  const other: string[] = [];
+  for (const { path, message } of issues) {
+    if (message === UNKNOWN) unknown.push(`${prefix}${path}`);
+    else other.push(`${prefix}${path} ${message}`);
+  }
   throw new SandboxOptionsError([...(unknown.length ? [`unknown option(s): ${unknown.join(', ')}`] : []), ...other].join('; '));
 }
 
