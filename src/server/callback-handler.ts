@@ -9,6 +9,7 @@ import { answer, failure, readJsonObject, requireOptions, type FetchHandler } fr
 import { Answer, fetchHandler, type Incoming } from './native.js';
 import type { PayoutLedger } from './payout-ledger.js';
 import { settleFromCallback } from './payout-guard.js';
+import { fn, positive } from '../service/option-rules.js';
 
 export type { CallbackPayload };
 
@@ -70,16 +71,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const hasVerifier = typeof options?.verifier === 'function';
   const store = options?.store ?? new MemoryCallbackStore();
   const timeoutMs = options?.onStatusTimeoutMs ?? 30_000;
-  const timeoutOk = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0;
+  const timeoutProblem = positive(timeoutMs);
   requireOptions([
-    ...(hasSecret === hasVerifier ? [{ path: 'secret', message: 'give exactly one of secret (non-empty) or verifier' }] : []),
-    ...(typeof options?.onStatus === 'function' ? [] : [{ path: 'onStatus', message: 'must be a function' }]),
-    ...(timeoutOk ? [] : [{ path: 'onStatusTimeoutMs', message: 'must be a finite number above 0' }]),
-    ...(timeoutOk && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
-      ? [{ path: 'onStatusTimeoutMs', message: `must be shorter than the store's leaseMs (${store.leaseMs})` }]
-      : []),
-    ...(options?.payoutLedger === undefined || typeof options.payoutLedger.resolve === 'function'
-      ? [] : [{ path: 'payoutLedger', message: 'must be a PayoutLedger' }]),
+    ['secret', hasSecret === hasVerifier ? 'give exactly one of secret (non-empty) or verifier' : undefined],
+    ['onStatus', fn(options?.onStatus)],
+    ['onStatusTimeoutMs', timeoutProblem],
+    ['onStatusTimeoutMs', timeoutProblem === undefined && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
+      ? `must be shorter than the store's leaseMs (${store.leaseMs})` : undefined],
+    ['payoutLedger', options?.payoutLedger === undefined ? undefined : fn(options.payoutLedger.resolve) && 'must be a PayoutLedger'],
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
   const { onError, payoutLedger } = options;

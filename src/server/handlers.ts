@@ -28,6 +28,10 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
   return parsed.ok ? parsed.value : failure(400, INVALID_JSON_MESSAGE);
 }
 
-export function requireOptions(issues: FieldIssue[]): void {
+/** A handler factory's option checks, each `[path, problem]` with the problem as an OptionCheck
+ *  (service/option-rules.ts) answers it, undefined when fine: a ConfigError listing every problem. */
+export function requireOptions(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
+  const issues: FieldIssue[] = [];
+  for (const [path, message] of checks) if (message !== undefined) issues.push({ path, message });
   if (issues.length > 0) throw new ConfigError(issues);
 }

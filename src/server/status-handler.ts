@@ -4,6 +4,7 @@
 import type { CallbackStore, OrderStatus } from './callback-store.js';
 import { answer, failure, requireOptions, type FetchHandler } from './handlers.js';
 import { Answer, fetchHandler } from './native.js';
+import { count, fn, nonNegative } from '../service/option-rules.js';
 
 export interface StatusHandlerOptions {
   /** The store the callback handler records into (it needs `status`; `watch` makes the wait quicker). */
@@ -43,10 +44,10 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
   const waitMs = options?.waitMs ?? 25_000;
   const maxWaiters = options?.maxWaiters ?? 1000;
   requireOptions([
-    ...(typeof options?.store?.status === 'function' ? [] : [{ path: 'store', message: 'must be a CallbackStore with status()' }]),
-    ...(typeof options?.authorize === 'function' ? [] : [{ path: 'authorize', message: 'must be a function' }]),
-    ...(typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0 ? [] : [{ path: 'waitMs', message: 'must be a finite number, 0 or more' }]),
-    ...(Number.isSafeInteger(maxWaiters) && maxWaiters >= 0 ? [] : [{ path: 'maxWaiters', message: 'must be a whole number, 0 or more' }]),
+    ['store', fn(options?.store?.status) && 'must be a CallbackStore with status()'],
+    ['authorize', fn(options?.authorize)],
+    ['waitMs', nonNegative(waitMs)],
+    ['maxWaiters', count(maxWaiters)],
   ]);
   const { store, authorize, onError } = options;
   const read = store.status!.bind(store);
