@@ -25,9 +25,10 @@ export interface StatusHandlerOptions {
 /** How often a waiting request re-reads the store, in case news of a status was missed. */
 const REREAD_MS = 1000;
 
-const notFound = () => failure(404, 'Order not found');
-const busy = () => failure(503, 'Status unavailable', { 'retry-after': '1' });
-const noStatus = () => new Answer(204, { 'cache-control': 'no-store' }, null);
+// Answers are immutable, so the fixed ones are built once rather than per request.
+const NOT_FOUND = failure(404, 'Order not found');
+const BUSY = failure(503, 'Status unavailable', { 'retry-after': '1' });
+const NO_STATUS = new Answer(204, { 'cache-control': 'no-store' }, null);
 
 function found(status: OrderStatus, head: boolean): Answer {
   const full = answer(200, { status: status.status, invoice_id: status.invoice_id });
@@ -94,36 +95,36 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     const method = incoming.method;
     if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
     const orderRef = incoming.url().searchParams.get('order_ref');
-    if (orderRef === null || orderRef === '') return notFound();
+    if (orderRef === null || orderRef === '') return NOT_FOUND;
 
     let requestId: string;
     try {
       const allowed = await authorize(incoming.request(), orderRef);
       if (typeof allowed === 'string' && allowed !== '') requestId = allowed;
       else if (allowed === true) requestId = orderRef;
-      else return notFound();
+      else return NOT_FOUND;
     } catch (error) {
       // The merchant's own check failed (its session store down, say): ask again later.
       onError?.(error);
-      return busy();
+      return BUSY;
     }
 
     const head = method === 'HEAD';
     try {
       const now = await read(requestId);
       if (now !== undefined) return found(now, head);
-      if (head || waitMs === 0) return noStatus();
-      if (waiting >= maxWaiters) return busy();
+      if (head || waitMs === 0) return NO_STATUS;
+      if (waiting >= maxWaiters) return BUSY;
       waiting++;
       try {
         const later = await wait(requestId, incoming.signal);
-        return later !== undefined ? found(later, false) : noStatus();
+        return later !== undefined ? found(later, false) : NO_STATUS;
       } finally {
         waiting--;
       }
     } catch (error) {
       onError?.(error);
-      return busy();
+      return BUSY;
     }
   });
 }
