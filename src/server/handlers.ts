@@ -2,7 +2,7 @@
 // failures use the service's shape (docs/service-contract.md, Errors) `{ success: false, message }`
 // with our own fixed words, never upstream internals or a secret. The handlers themselves:
 // token-handler.ts, callback-handler.ts, status-handler.ts; their two entries (Fetch and node:http): native.ts.
-import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, failureBody, isJsonContentType, parseJsonObject } from '../service/body.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, parseJsonObject } from '../service/body.js';
 import { ConfigError } from './errors.js';
 import { Answer, type Incoming } from './native.js';
 import type { FieldIssue } from '../service/fields.js';
@@ -23,7 +23,7 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
   if (incoming.method !== 'POST') return failure(405, 'Method not allowed', { allow: 'POST' });
   if (!isJsonContentType(incoming.header('content-type'))) return failure(400, INVALID_JSON_MESSAGE);
   const bytes = await incoming.bytes();
-  if (bytes === undefined) return failure(413, 'Request body too large');
+  if (bytes === undefined) return failure(413, TOO_LARGE_MESSAGE);
   const parsed = parseJsonObject(bytes);
   return parsed.ok ? parsed.value : failure(400, INVALID_JSON_MESSAGE);
 }
