@@ -9,6 +9,7 @@ import { answer, failure, readJsonObject, requireOptions, type FetchHandler } fr
 import { Answer, fetchHandler, type Incoming } from './native.js';
 import type { PayoutLedger } from './payout-ledger.js';
 import { settleFromCallback } from './payout-guard.js';
+import { fn, positive } from '../service/option-rules.js';
 
 export type { CallbackPayload };
 
@@ -53,6 +54,10 @@ function outcomeOf(payload: CallbackPayload): OrderOutcome | undefined {
   return { request_id: String(id), status: payload.status, invoice_id: payload.invoice_id };
 }
 
+// Answers are immutable, so the few fixed ones are built once rather than per delivery.
+const HANDLED = answer(200, { success: true });
+const NOT_HANDLED = { 500: failure(500, 'Callback not handled'), 503: failure(503, 'Callback not handled', { 'retry-after': '5' }) };
+
 /** Outcomes whose onStatus ran here but whose record failed: a redelivery here retries the record
  *  instead of calling onStatus again. Bounded; an older one falls back to the lease. */
 const MAX_UNRECORDED = 10_000;
@@ -70,16 +75,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const hasVerifier = typeof options?.verifier === 'function';
   const store = options?.store ?? new MemoryCallbackStore();
   const timeoutMs = options?.onStatusTimeoutMs ?? 30_000;
-  const timeoutOk = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0;
+  const timeoutProblem = positive(timeoutMs);
   requireOptions([
-    ...(hasSecret === hasVerifier ? [{ path: 'secret', message: 'give exactly one of secret (non-empty) or verifier' }] : []),
-    ...(typeof options?.onStatus === 'function' ? [] : [{ path: 'onStatus', message: 'must be a function' }]),
-    ...(timeoutOk ? [] : [{ path: 'onStatusTimeoutMs', message: 'must be a finite number above 0' }]),
-    ...(timeoutOk && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
-      ? [{ path: 'onStatusTimeoutMs', message: `must be shorter than the store's leaseMs (${store.leaseMs})` }]
-      : []),
-    ...(options?.payoutLedger === undefined || typeof options.payoutLedger.resolve === 'function'
-      ? [] : [{ path: 'payoutLedger', message: 'must be a PayoutLedger' }]),
+    ['secret', hasSecret === hasVerifier ? 'give exactly one of secret (non-empty) or verifier' : undefined],
+    ['onStatus', fn(options?.onStatus)],
+    ['onStatusTimeoutMs', timeoutProblem],
+    ['onStatusTimeoutMs', timeoutProblem === undefined && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
+      ? `must be shorter than the store's leaseMs (${store.leaseMs})` : undefined],
+    ['payoutLedger', options?.payoutLedger === undefined ? undefined : fn(options.payoutLedger.resolve) && 'must be a PayoutLedger'],
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
   const { onError, payoutLedger } = options;
@@ -89,9 +92,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
         await options.onStatus(p);
       }
     : options.onStatus;
-  const handled = () => answer(200, { success: true });
-  const notHandled = (status: 500 | 503) =>
-    failure(status, 'Callback not handled', status === 503 ? { 'retry-after': '5' } : undefined);
   const unrecorded = new Map<string, OrderOutcome | undefined>();
 
   // A body that cannot be signed (1e400 parses to Infinity) or a verifier that throws is a signature
@@ -110,12 +110,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     try {
       await store.complete(key, outcome);
       unrecorded.delete(key);
-      return handled();
+      return HANDLED;
     } catch (error) {
       onError?.(error);
       if (unrecorded.size >= MAX_UNRECORDED) unrecorded.delete(unrecorded.keys().next().value as string);
       unrecorded.set(key, outcome);
-      return notHandled(503);
+      return NOT_HANDLED[503];
     }
   };
 
@@ -135,17 +135,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     try {
       claim = await store.begin(key);
       if (claim === 'in-flight') {
-        if (!store.settled) return notHandled(503);
+        if (!store.settled) return NOT_HANDLED[503];
         const settled = await within(store.settled(key), timeoutMs);
-        if (settled === 'timeout') return notHandled(503);
-        return settled.value === 'done' ? handled() : notHandled(500);
+        if (settled === 'timeout') return NOT_HANDLED[503];
+        return settled.value === 'done' ? HANDLED : NOT_HANDLED[500];
       }
     } catch (error) {
       // The store is down: nothing was handed over, so the service must deliver again.
       onError?.(error);
-      return notHandled(503);
+      return NOT_HANDLED[503];
     }
-    if (claim === 'done') return handled();
+    if (claim === 'done') return HANDLED;
 
     let ran: { value: void } | 'timeout';
     try {
@@ -153,13 +153,13 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     } catch (error) {
       onError?.(error);
       await store.fail(key).catch(onError);
-      return notHandled(500);
+      return NOT_HANDLED[500];
     }
     if (ran === 'timeout') {
       // The call may still finish, but nothing waits for it: the next delivery calls onStatus again.
       onError?.(new OnStatusTimeoutError(`onStatus did not settle within ${timeoutMs} ms`));
       await store.fail(key).catch(onError);
-      return notHandled(503);
+      return NOT_HANDLED[503];
     }
     return record(key, outcomeOf(callback));
   };
@@ -169,7 +169,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       return await handle(incoming);
     } catch (error) {
       onError?.(error);
-      return notHandled(500);
+      return NOT_HANDLED[500];
     }
   });
 }

@@ -2,7 +2,7 @@
 // failures use the service's shape (docs/service-contract.md, Errors) `{ success: false, message }`
 // with our own fixed words, never upstream internals or a secret. The handlers themselves:
 // token-handler.ts, callback-handler.ts, status-handler.ts; their two entries (Fetch and node:http): native.ts.
-import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, failureBody, isJsonContentType, parseJsonObject } from '../service/body.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, parseJsonObject } from '../service/body.js';
 import { ConfigError } from './errors.js';
 import { Answer, type Incoming } from './native.js';
 import type { FieldIssue } from '../service/fields.js';
@@ -23,11 +23,15 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
   if (incoming.method !== 'POST') return failure(405, 'Method not allowed', { allow: 'POST' });
   if (!isJsonContentType(incoming.header('content-type'))) return failure(400, INVALID_JSON_MESSAGE);
   const bytes = await incoming.bytes();
-  if (bytes === undefined) return failure(413, 'Request body too large');
+  if (bytes === undefined) return failure(413, TOO_LARGE_MESSAGE);
   const parsed = parseJsonObject(bytes);
   return parsed.ok ? parsed.value : failure(400, INVALID_JSON_MESSAGE);
 }
 
-export function requireOptions(issues: FieldIssue[]): void {
+/** A handler factory's option checks, each `[path, problem]` with the problem as an OptionCheck
+ *  (service/option-rules.ts) answers it, undefined when fine: a ConfigError listing every problem. */
+export function requireOptions(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
+  const issues: FieldIssue[] = [];
+  for (const [path, message] of checks) if (message !== undefined) issues.push({ path, message });
   if (issues.length > 0) throw new ConfigError(issues);
 }

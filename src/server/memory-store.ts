@@ -16,6 +16,40 @@ type Entry =
   | { state: 'in-flight'; until: number; settled: Promise<'done' | 'failed'>; settle: (outcome: 'done' | 'failed') => void };
 
 /**
+ * Drops a Map's least recently used keys (insertion order is recency: a key seen again is deleted and
+ * set at the end) down to a bound. Scanning from the first key on every eviction grew costly once the
+ * store was full (see docs/performance.md): the Map's iteration steps over every slot deleted since its
+ * last compaction. A cursor kept between evictions starts where the last one stopped: every key behind
+ * it was evicted, re-inserted at the end, deleted, or not evictable (keys in flight), so the first
+ * evictable key after it is the least recently seen one, exactly as a scan from the start would find.
+ */
+class OldestFirst<V> {
+  #cursor: Iterator<string>;
+
+  constructor(
+    private readonly map: Map<string, V>,
+    private readonly evictable: (value: V) => boolean,
+  ) {
+    this.#cursor = map.keys();
+  }
+
+  trim(max: number): void {
+    let restarted = false;
+    while (this.map.size > max) {
+      const next = this.#cursor.next();
+      if (next.done === true) {
+        // Only keys that may not go are left, or the cursor ran out: start again from the first key, once.
+        if (restarted) return;
+        restarted = true;
+        this.#cursor = this.map.keys();
+        continue;
+      }
+      if (this.evictable(this.map.get(next.value)!)) this.map.delete(next.value);
+    }
+  }
+}
+
+/**
  * A Map used as an LRU of done keys, bounded by maxEntries and ttlMs. Keys in flight are never
  * evicted (there are only as many as concurrent calls); a claim older than leaseMs is taken again by
  * the next delivery. A repeat that arrives after its key was evicted calls onStatus again, so keep
@@ -28,6 +62,9 @@ export class MemoryCallbackStore implements CallbackStore {
   readonly #entries = new Map<string, Entry>();
   readonly #statuses = new Map<string, OrderStatus & { at: number }>();
   readonly #watchers = new Watchers();
+  // Keys in flight are never evicted; every recorded status may be.
+  readonly #oldEntries = new OldestFirst(this.#entries, (entry) => entry.state === 'done');
+  readonly #oldStatuses = new OldestFirst(this.#statuses, () => true);
 
   constructor(options: MemoryCallbackStoreOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
@@ -62,7 +99,7 @@ export class MemoryCallbackStore implements CallbackStore {
     const settled = new Promise<'done' | 'failed'>((resolve) => (settle = resolve));
     this.#entries.delete(key);
     this.#entries.set(key, { state: 'in-flight', until: now + this.leaseMs, settled, settle });
-    this.#evict();
+    this.#oldEntries.trim(this.maxEntries);
     return 'new';
   }
 
@@ -72,7 +109,7 @@ export class MemoryCallbackStore implements CallbackStore {
     this.#entries.set(key, { state: 'done', at: Date.now() });
     if (outcome !== undefined) this.#record(outcome);
     if (entry?.state === 'in-flight') entry.settle('done');
-    this.#evict();
+    this.#oldEntries.trim(this.maxEntries);
     if (outcome !== undefined) this.#watchers.notify(outcome.request_id);
   }
 
@@ -106,41 +143,6 @@ export class MemoryCallbackStore implements CallbackStore {
   #record({ request_id, status, invoice_id }: OrderOutcome): void {
     this.#statuses.delete(request_id);
     this.#statuses.set(request_id, { status, invoice_id, at: Date.now() });
-    // Insertion order is recency: the first key is the least recently recorded. A cursor kept between
-    // evictions, as in #evict: every key behind it was evicted or re-recorded at the end, so the key
-    // at the cursor is the first key, without stepping over the deleted slots from the start each time.
-    while (this.#statuses.size > this.maxEntries) {
-      let oldest = this.#statusCursor.next();
-      if (oldest.done === true) {
-        this.#statusCursor = this.#statuses.keys();
-        oldest = this.#statusCursor.next();
-        if (oldest.done === true) break;
-      }
-      this.#statuses.delete(oldest.value);
-    }
-  }
-
-  #statusCursor: Iterator<string> = this.#statuses.keys();
-
-  // Scanning from the first key on every eviction grew costly once the store was full (see
-  // docs/performance.md): the Map's iteration steps over every slot deleted since its last compaction. A cursor kept
-  // between evictions starts where the last one stopped. Only in-flight keys are ever left behind it
-  // (complete and begin re-insert a key at the end, fail deletes it), so the first done key after it is
-  // the least recently seen one, exactly as a scan from the start would find.
-  #cursor: Iterator<string> = this.#entries.keys();
-
-  #evict(): void {
-    let restarted = false;
-    while (this.#entries.size > this.maxEntries) {
-      const next = this.#cursor.next();
-      if (next.done === true) {
-        // Only in-flight keys left, or the cursor ran out: start again from the first key, once.
-        if (restarted) return;
-        restarted = true;
-        this.#cursor = this.#entries.keys();
-        continue;
-      }
-      if (this.#entries.get(next.value)?.state === 'done') this.#entries.delete(next.value);
-    }
+    this.#oldStatuses.trim(this.maxEntries);
   }
 }

@@ -6,7 +6,7 @@
 // declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
 // pay-form's own handlers are run through their logic directly (native.ts): no Request is built unless
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
-import { MAX_REQUEST_BYTES } from '../service/body.js';
+import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../service/body.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
 import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './native.js';
 
@@ -212,7 +212,7 @@ export interface NodeHandlerOptions {
 }
 
 const defaultTooLarge = () =>
-  new Response(JSON.stringify({ success: false, message: 'Request body too large' }), {
+  new Response(JSON.stringify(failureBody(TOO_LARGE_MESSAGE)), {
     status: 413,
     headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
   });
@@ -248,7 +248,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         // A consumed body is a setup mistake the developer must see; any other error stays generic.
         const message = error instanceof BodyConsumedError ? error.message : 'Internal error';
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ success: false, message }));
+        res.end(JSON.stringify(failureBody(message)));
       } else {
         res.destroy();
       }

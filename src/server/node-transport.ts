@@ -6,9 +6,12 @@
 // node:http is loaded through process.getBuiltinModule, never imported, so importing pay-form/server on
 // Workers or Deno does not need Node's modules; there, and on Bun, the client keeps fetch.
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { isJsonContentType, parseJsonObject } from '../service/body.js';
+import { isJsonContentType } from '../service/body.js';
 import {
   MAX_RESPONSE_BYTES,
+  TOO_LARGE_DETAIL,
+  answerAttempt,
+  contentTypeDetail,
   networkAttempt,
   parseRetryAfter,
   type Attempt,
@@ -118,8 +121,8 @@ function attempt({ mod, options }: Target, settings: TransportSettings, body: st
         res.destroy();
       };
       const type = headerOf(res, 'content-type');
-      if (!isJsonContentType(type)) return bad('content-type', `content type ${JSON.stringify(type ?? 'none')}`);
-      const tooLarge = () => bad('too-large', `body over ${MAX_RESPONSE_BYTES} bytes`);
+      if (!isJsonContentType(type)) return bad('content-type', contentTypeDetail(type));
+      const tooLarge = () => bad('too-large', TOO_LARGE_DETAIL);
       if (Number(headerOf(res, 'content-length') ?? 0) > MAX_RESPONSE_BYTES) return tooLarge();
       const chunks: Buffer[] = [];
       let total = 0;
@@ -129,10 +132,9 @@ function attempt({ mod, options }: Target, settings: TransportSettings, body: st
         chunks.push(chunk);
       });
       res.on('end', () => {
-        const parsed = parseJsonObject(Buffer.concat(chunks, total));
-        if (parsed.ok) return done({ kind: 'answer', status, retryAfterMs, body: parsed.value });
-        if (parsed.reason === 'not-json') return bad('not-json', 'body is not valid JSON');
-        bad('shape', 'body is not a JSON object');
+        const answered = answerAttempt(status, retryAfterMs, Buffer.concat(chunks, total));
+        done(answered);
+        if (answered.kind === 'bad') res.destroy();
       });
       // A connection cut mid-body: the request reached the service.
       res.on('error', (error) => done(networkAttempt(error)));

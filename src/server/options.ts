@@ -62,7 +62,7 @@ export interface ResolvedOptions {
   payoutLeaseMs: number;
 }
 
-export const DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 200, retryMaxMs: 5_000 } as const;
+const DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, retryBaseMs: 200, retryMaxMs: 5_000 } as const;
 
 const ledger: OptionCheck = (v) =>
   typeof v === 'object' && v !== null && ['claim', 'finish', 'resolve', 'get'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function')

@@ -28,7 +28,7 @@ function fingerprint(request: PayoutRequest): string {
  * answered a signed `success: false` with a 4xx other than 409. A 409 says a payout with this request_id
  * may already exist; a 5xx, an unsigned failure, a time-out or an unusable answer leave it unknown.
  */
-export function refusedForSure(error: unknown): boolean {
+function refusedForSure(error: unknown): boolean {
   if (error instanceof ApiError) return error.verified && error.status >= 400 && error.status < 500 && error.status !== 409;
   return error instanceof PayFormError && (error as { outcomeUnknown?: unknown }).outcomeUnknown === false;
 }

@@ -4,6 +4,7 @@
 import type { CallbackStore, OrderStatus } from './callback-store.js';
 import { answer, failure, requireOptions, type FetchHandler } from './handlers.js';
 import { Answer, fetchHandler } from './native.js';
+import { count, fn, nonNegative } from '../service/option-rules.js';
 
 export interface StatusHandlerOptions {
   /** The store the callback handler records into (it needs `status`; `watch` makes the wait quicker). */
@@ -24,9 +25,10 @@ export interface StatusHandlerOptions {
 /** How often a waiting request re-reads the store, in case news of a status was missed. */
 const REREAD_MS = 1000;
 
-const notFound = () => failure(404, 'Order not found');
-const busy = () => failure(503, 'Status unavailable', { 'retry-after': '1' });
-const noStatus = () => new Answer(204, { 'cache-control': 'no-store' }, null);
+// Answers are immutable, so the fixed ones are built once rather than per request.
+const NOT_FOUND = failure(404, 'Order not found');
+const BUSY = failure(503, 'Status unavailable', { 'retry-after': '1' });
+const NO_STATUS = new Answer(204, { 'cache-control': 'no-store' }, null);
 
 function found(status: OrderStatus, head: boolean): Answer {
   const full = answer(200, { status: status.status, invoice_id: status.invoice_id });
@@ -43,10 +45,10 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
   const waitMs = options?.waitMs ?? 25_000;
   const maxWaiters = options?.maxWaiters ?? 1000;
   requireOptions([
-    ...(typeof options?.store?.status === 'function' ? [] : [{ path: 'store', message: 'must be a CallbackStore with status()' }]),
-    ...(typeof options?.authorize === 'function' ? [] : [{ path: 'authorize', message: 'must be a function' }]),
-    ...(typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0 ? [] : [{ path: 'waitMs', message: 'must be a finite number, 0 or more' }]),
-    ...(Number.isSafeInteger(maxWaiters) && maxWaiters >= 0 ? [] : [{ path: 'maxWaiters', message: 'must be a whole number, 0 or more' }]),
+    ['store', fn(options?.store?.status) && 'must be a CallbackStore with status()'],
+    ['authorize', fn(options?.authorize)],
+    ['waitMs', nonNegative(waitMs)],
+    ['maxWaiters', count(maxWaiters)],
   ]);
   const { store, authorize, onError } = options;
   const read = store.status!.bind(store);
@@ -93,36 +95,36 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     const method = incoming.method;
     if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
     const orderRef = incoming.url().searchParams.get('order_ref');
-    if (orderRef === null || orderRef === '') return notFound();
+    if (orderRef === null || orderRef === '') return NOT_FOUND;
 
     let requestId: string;
     try {
       const allowed = await authorize(incoming.request(), orderRef);
       if (typeof allowed === 'string' && allowed !== '') requestId = allowed;
       else if (allowed === true) requestId = orderRef;
-      else return notFound();
+      else return NOT_FOUND;
     } catch (error) {
       // The merchant's own check failed (its session store down, say): ask again later.
       onError?.(error);
-      return busy();
+      return BUSY;
     }
 
     const head = method === 'HEAD';
     try {
       const now = await read(requestId);
       if (now !== undefined) return found(now, head);
-      if (head || waitMs === 0) return noStatus();
-      if (waiting >= maxWaiters) return busy();
+      if (head || waitMs === 0) return NO_STATUS;
+      if (waiting >= maxWaiters) return BUSY;
       waiting++;
       try {
         const later = await wait(requestId, incoming.signal);
-        return later !== undefined ? found(later, false) : noStatus();
+        return later !== undefined ? found(later, false) : NO_STATUS;
       } finally {
         waiting--;
       }
     } catch (error) {
       onError?.(error);
-      return busy();
+      return BUSY;
     }
   });
 }

@@ -4,6 +4,7 @@ import { PayFormError, ValidationError } from './errors.js';
 import type { TokenParams } from '../service/fields.js';
 import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './handlers.js';
 import { Answer, fetchHandler } from './native.js';
+import { fn } from '../service/option-rules.js';
 
 /** What the browser may send: only an order reference. Any other field is dropped before resolve. */
 export interface TokenRequestBody {
@@ -29,8 +30,8 @@ export interface TokenHandlerOptions {
  */
 export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
   requireOptions([
-    ...(typeof options?.client?.obtainToken === 'function' ? [] : [{ path: 'client', message: 'must be a PaymentClient' }]),
-    ...(typeof options?.resolve === 'function' ? [] : [{ path: 'resolve', message: 'must be a function' }]),
+    ['client', fn(options?.client?.obtainToken) && 'must be a PaymentClient'],
+    ['resolve', fn(options?.resolve)],
   ]);
   const { client, resolve, onError } = options;
 

@@ -67,6 +67,19 @@ export function networkAttempt(error: unknown): Attempt {
   return { kind: 'network', systemCode, neverSent, cause: error };
 }
 
+/** The words of the two unusable answers found before the body is parsed, the same for every transport. */
+export const contentTypeDetail = (type: string | null): string => `content type ${JSON.stringify(type ?? 'none')}`;
+export const TOO_LARGE_DETAIL = `body over ${MAX_RESPONSE_BYTES} bytes`;
+
+/** A whole answer body as an Attempt: its JSON object, or why it is unusable (fetch and node:http alike). */
+export function answerAttempt(status: number, retryAfterMs: number | undefined, bytes: Uint8Array): Attempt {
+  const parsed = parseJsonObject(bytes);
+  if (parsed.ok) return { kind: 'answer', status, retryAfterMs, body: parsed.value };
+  return parsed.reason === 'not-json'
+    ? { kind: 'bad', status, retryAfterMs, reason: 'not-json', detail: 'body is not valid JSON' }
+    : { kind: 'bad', status, retryAfterMs, reason: 'shape', detail: 'body is not a JSON object' };
+}
+
 async function attemptOnce(settings: TransportSettings, url: string, body: string): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
@@ -88,19 +101,14 @@ async function attemptOnce(settings: TransportSettings, url: string, body: strin
       reason,
       detail,
     });
-    if (!isJsonContentType(response.headers.get('content-type'))) {
+    const type = response.headers.get('content-type');
+    if (!isJsonContentType(type)) {
       await response.body?.cancel().catch(() => undefined);
-      return bad('content-type', `content type ${JSON.stringify(response.headers.get('content-type') ?? 'none')}`);
+      return bad('content-type', contentTypeDetail(type));
     }
     const read = await readCapped(response.body, MAX_RESPONSE_BYTES, response.headers.get('content-length'));
-    if (!read.ok) return bad('too-large', `body over ${MAX_RESPONSE_BYTES} bytes`);
-    const parsed = parseJsonObject(read.bytes);
-    if (!parsed.ok) {
-      return parsed.reason === 'not-json'
-        ? bad('not-json', 'body is not valid JSON')
-        : bad('shape', 'body is not a JSON object');
-    }
-    return { kind: 'answer', status, retryAfterMs, body: parsed.value };
+    if (!read.ok) return bad('too-large', TOO_LARGE_DETAIL);
+    return answerAttempt(status, retryAfterMs, read.bytes);
   } catch (error) {
     if (controller.signal.aborted) return { kind: 'timeout' };
     return networkAttempt(error);

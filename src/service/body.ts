@@ -7,6 +7,9 @@
  *  (docs/service-contract.md, Limits: the service shows none, so pay-form chose one). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
 
+/** The 413's words, the same from a handler and from toNodeHandler's default. */
+export const TOO_LARGE_MESSAGE = 'Request body too large';
+
 /** The service's message for a wrong content type or malformed JSON (docs/service-contract.md, Errors). */
 export const INVALID_JSON_MESSAGE = 'Invalid ContentType or json format';
 

@@ -127,9 +127,3 @@ export function httpOrigin(value: string): string | null {
     return null;
   }
 }
-
-/** The origin to preconnect to, or null when the base URL is refused. */
-export function baseOrigin(base: unknown): string | null {
-  const checked = parseBaseUrl(base);
-  return checked.ok ? checked.value.origin : null;
-}
