@@ -82,7 +82,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     ['onStatusTimeoutMs', timeoutProblem],
     ['onStatusTimeoutMs', timeoutProblem === undefined && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
       ? `must be shorter than the store's leaseMs (${store.leaseMs})` : undefined],
-    ['payoutLedger', options?.payoutLedger === undefined ? undefined : fn(options.payoutLedger.resolve) && 'must be a PayoutLedger'],
+    ['payoutLedger', options?.payoutLedger === undefined ? undefined : fn(options.payoutLedger?.resolve) && 'must be a PayoutLedger'],
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
   const { onError, payoutLedger } = options;

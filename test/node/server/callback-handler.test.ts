@@ -94,6 +94,11 @@ describe('callback handler: input', () => {
     assert.throws(() => createCallbackHandler({ secret: 's', verifier: () => true, onStatus: () => undefined } as never), ConfigError);
     assert.throws(() => createCallbackHandler({ secret: 's' } as never), ConfigError);
   });
+  test('a payoutLedger that is null or not a ledger is a ConfigError, not a TypeError', () => {
+    for (const payoutLedger of [null, {}, 'ledger']) {
+      assert.throws(() => createCallbackHandler({ secret: 's', onStatus: () => undefined, payoutLedger } as never), ConfigError);
+    }
+  });
 });
 
 describe('callback handler: once per (invoice_id, status)', () => {
