@@ -28,7 +28,8 @@ export interface Incoming {
   /** The body within MAX_REQUEST_BYTES, or undefined when it is larger (declared or sent). */
   bytes(): Promise<Uint8Array | undefined>;
   url(): URL;
-  /** A Request for the merchant's callbacks (resolve, authorize): built on first use under node:http. */
+  /** A Request for the merchant's callbacks (resolve, authorize): built on first use under node:http, and
+   *  then without its body, which the handler has read (they get it parsed). */
   request(): Request;
   /** Aborts when the client goes away (GET and HEAD under toNodeHandler; the Request's own signal otherwise). */
   readonly signal: AbortSignal | undefined;

@@ -95,14 +95,16 @@ function nodeUrl(req: NodeRequest): URL {
   return new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
 }
 
-function toRequest(req: NodeRequest, url: URL, body: Buffer, signal: AbortSignal | undefined): Request {
+/** A Request with the node:http request's method, URL and headers, and `body` unless it is undefined
+ *  (or the method is GET or HEAD). */
+function toRequest(req: NodeRequest, url: URL, body: Buffer | undefined, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const hasBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
   return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
 }
 
@@ -112,7 +114,8 @@ const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** What node:http already holds, as pay-form's handlers read it (native.ts); the same facts a Request
  *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
- *  an object of closures: one allocation per request. */
+ *  an object of closures: one allocation per request. The Request is made only when a handler asks:
+ *  the callback handler never does. */
 class NodeIncoming implements Incoming {
   #request: Request | undefined;
   constructor(
@@ -135,8 +138,10 @@ class NodeIncoming implements Incoming {
   url(): URL {
     return this.target;
   }
+  /** For resolve and authorize: the handler has read the body already (they get it parsed), so the
+   *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). */
   request(): Request {
-    return (this.#request ??= toRequest(this.req, this.target, this.body, this.signal));
+    return (this.#request ??= toRequest(this.req, this.target, undefined, this.signal));
   }
 }
 
@@ -233,6 +238,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         await sendResponse(await tooLarge(), res);
         return;
       }
+      // Parsed for every request, so a Host that makes no URL fails alike on both paths.
       const url = nodeUrl(req);
       const signal = goneSignal(req, res);
       if (logic !== undefined && !NOT_FOR_FETCH.has(req.method ?? 'GET')) {
