@@ -6,7 +6,7 @@ import {
   type TokenParams,
 } from '../src/server/index.js';
 import { SettledOrders, type CallbackStore } from './backend-status.js';
-import { failureBody, isJsonContentType } from '../src/service/body.js';
+import { failureBody, isJsonContentType, jsonResponse as json } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
 /** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
@@ -42,12 +42,6 @@ export interface CallbackLogEntry {
 }
 
 export const CHECKOUT_PREFIX = '/api/checkout/';
-
-const json = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  });
 
 /** The shop's customer on the demo: fixed, since the demo has no accounts. */
 const DEMO_CUSTOMER = 'demo-customer';

@@ -2,7 +2,7 @@
 // failures use the service's shape (docs/service-contract.md, Errors) `{ success: false, message }`
 // with our own fixed words, never upstream internals or a secret. The handlers themselves:
 // token-handler.ts, callback-handler.ts, status-handler.ts; their two entries (Fetch and node:http): native.ts.
-import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, parseJsonObject } from '../service/body.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, jsonHeaders, parseJsonObject } from '../service/body.js';
 import { ConfigError } from './errors.js';
 import { Answer, type Incoming } from './native.js';
 import type { FieldIssue } from '../service/fields.js';
@@ -12,7 +12,7 @@ export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
 export type { FetchHandler } from './native.js';
 
 export function answer(status: number, body: Record<string, JsonValue>, headers: Record<string, string> = {}): Answer {
-  return new Answer(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }, JSON.stringify(body));
+  return new Answer(status, jsonHeaders(headers), JSON.stringify(body));
 }
 
 export const failure = (status: number, message: string, headers?: Record<string, string>): Answer =>
