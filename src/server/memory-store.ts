@@ -1,6 +1,7 @@
 // The default store, for one process: done keys and verified statuses in Maps used as LRUs, in-flight
 // claims with a lease, and watchers told in-process.
 import { Watchers, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+import { OldestFirst } from './oldest-first.js';
 
 export interface MemoryCallbackStoreOptions {
   /** Most done keys kept, and most order statuses kept; the least recently seen go first. Default 10,000. */
@@ -14,40 +15,6 @@ export interface MemoryCallbackStoreOptions {
 type Entry =
   | { state: 'done'; at: number }
   | { state: 'in-flight'; until: number; settled: Promise<'done' | 'failed'>; settle: (outcome: 'done' | 'failed') => void };
-
-/**
- * Drops a Map's least recently used keys (insertion order is recency: a key seen again is deleted and
- * set at the end) down to a bound. Scanning from the first key on every eviction grew costly once the
- * store was full (see docs/performance.md): the Map's iteration steps over every slot deleted since its
- * last compaction. A cursor kept between evictions starts where the last one stopped: every key behind
- * it was evicted, re-inserted at the end, deleted, or not evictable (keys in flight), so the first
- * evictable key after it is the least recently seen one, exactly as a scan from the start would find.
- */
-class OldestFirst<V> {
-  #cursor: Iterator<string>;
-
-  constructor(
-    private readonly map: Map<string, V>,
-    private readonly evictable: (value: V) => boolean,
-  ) {
-    this.#cursor = map.keys();
-  }
-
-  trim(max: number): void {
-    let restarted = false;
-    while (this.map.size > max) {
-      const next = this.#cursor.next();
-      if (next.done === true) {
-        // Only keys that may not go are left, or the cursor ran out: start again from the first key, once.
-        if (restarted) return;
-        restarted = true;
-        this.#cursor = this.map.keys();
-        continue;
-      }
-      if (this.evictable(this.map.get(next.value)!)) this.map.delete(next.value);
-    }
-  }
-}
 
 /**
  * A Map used as an LRU of done keys, bounded by maxEntries and ttlMs. Keys in flight are never

@@ -4,6 +4,7 @@
 // ledger). This file holds the contract every ledger keeps and the one-process MemoryPayoutLedger;
 // RedisPayoutLedger keeps the same contract for several processes.
 import type { JsonObject } from '../service/json.js';
+import { OldestFirst } from './oldest-first.js';
 
 /** Where a paid entry's invoice came from: the service's signed answer, its callback, or the merchant. */
 export type PaidSource = 'answer' | 'callback' | 'merchant';
@@ -90,6 +91,9 @@ export class MemoryPayoutLedger implements PayoutLedger {
   readonly maxEntries: number;
   readonly ttlMs: number;
   readonly #held = new Map<string, Held>();
+  // Only paid entries may go: in-flight and unknown ones stay until settled. An entry becomes paid
+  // only through #paid, which sets it again at the end, so insertion order is the paid entries' age.
+  readonly #oldPaid = new OldestFirst(this.#held, (held) => held.entry.state === 'paid');
 
   constructor(options: MemoryPayoutLedgerOptions = {}) {
     this.maxEntries = options.maxEntries ?? 100_000;
@@ -158,12 +162,8 @@ export class MemoryPayoutLedger implements PayoutLedger {
 
   #paid(key: string, entry: PayoutEntry): void {
     this.#held.delete(key);
+    // Room for this one first, so the entry just paid is never the one evicted.
+    this.#oldPaid.trim(this.maxEntries - 1);
     this.#held.set(key, { entry, token: undefined, until: 0, at: Date.now() });
-    if (this.#held.size <= this.maxEntries) return;
-    // Insertion order is age order for paid entries (each is re-inserted when it becomes paid).
-    for (const [k, h] of this.#held) {
-      if (this.#held.size <= this.maxEntries) break;
-      if (h.entry.state === 'paid' && k !== key) this.#held.delete(k);
-    }
   }
 }
