@@ -5,7 +5,7 @@
 import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, jsonHeaders, parseJsonObject } from '../service/body.js';
 import { ConfigError } from './errors.js';
 import { Answer, type Incoming } from './native.js';
-import type { FieldIssue } from '../service/fields.js';
+import { issuesAmong } from '../service/option-rules.js';
 import type { JsonValue } from '../service/signature.js';
 
 export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
@@ -31,7 +31,6 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
 /** A handler factory's option checks, each `[path, problem]` with the problem as an OptionCheck
  *  (service/option-rules.ts) answers it, undefined when fine: a ConfigError listing every problem. */
 export function requireOptions(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
-  const issues: FieldIssue[] = [];
-  for (const [path, message] of checks) if (message !== undefined) issues.push({ path, message });
+  const issues = issuesAmong(checks);
   if (issues.length > 0) throw new ConfigError(issues);
 }

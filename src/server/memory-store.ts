@@ -2,6 +2,8 @@
 // claims with a lease, and watchers told in-process.
 import { Watchers, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
 import { OldestFirst } from './oldest-first.js';
+import { requireStoreOptions } from './store-options.js';
+import { atLeastOne, milliseconds } from '../service/option-rules.js';
 
 export interface MemoryCallbackStoreOptions {
   /** Most done keys kept, and most order statuses kept; the least recently seen go first. Default 10,000. */
@@ -37,11 +39,11 @@ export class MemoryCallbackStore implements CallbackStore {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new RangeError('maxEntries must be a whole number, 1 or more');
-    }
-    if (!(this.ttlMs > 0)) throw new RangeError('ttlMs must be above 0');
-    if (!(this.leaseMs > 0 && Number.isFinite(this.leaseMs))) throw new RangeError('leaseMs must be a finite number above 0');
+    requireStoreOptions('MemoryCallbackStore', [
+      ['maxEntries', atLeastOne(this.maxEntries)],
+      ['ttlMs', milliseconds(this.ttlMs)],
+      ['leaseMs', milliseconds(this.leaseMs)],
+    ]);
   }
 
   /** How many keys are held now (done and in flight). */

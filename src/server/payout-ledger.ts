@@ -5,6 +5,8 @@
 // RedisPayoutLedger keeps the same contract for several processes.
 import type { JsonObject } from '../service/json.js';
 import { OldestFirst } from './oldest-first.js';
+import { requireStoreOptions } from './store-options.js';
+import { atLeastOne, milliseconds } from '../service/option-rules.js';
 
 /** Where a paid entry's invoice came from: the service's signed answer, its callback, or the merchant. */
 export type PaidSource = 'answer' | 'callback' | 'merchant';
@@ -98,10 +100,10 @@ export class MemoryPayoutLedger implements PayoutLedger {
   constructor(options: MemoryPayoutLedgerOptions = {}) {
     this.maxEntries = options.maxEntries ?? 100_000;
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new RangeError('maxEntries must be a whole number, 1 or more');
-    }
-    if (!(this.ttlMs > 0)) throw new RangeError('ttlMs must be above 0');
+    requireStoreOptions('MemoryPayoutLedger', [
+      ['maxEntries', atLeastOne(this.maxEntries)],
+      ['ttlMs', milliseconds(this.ttlMs)],
+    ]);
   }
 
   /** How many entries are held now. */
