@@ -43,6 +43,9 @@ export interface CallbackLogEntry {
 
 export const CHECKOUT_PREFIX = '/api/checkout/';
 
+/** Any other path under the shop's prefix: JSON, like every answer of the shop's own routes. */
+const notFound: Route = toNodeHandler(async () => json(404, failureBody('Not found')));
+
 /** The shop's customer on the demo: fixed, since the demo has no accounts. */
 const DEMO_CUSTOMER = 'demo-customer';
 
@@ -82,11 +85,7 @@ export class DemoBackend {
     const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
     if (!path.startsWith(CHECKOUT_PREFIX)) return next();
     const route = this.#routes[`${req.method} ${path.slice(CHECKOUT_PREFIX.length)}`];
-    if (!route) {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(failureBody('Not found')));
-      return;
-    }
-    route(req, res, next);
+    (route ?? notFound)(req, res, next);
   };
 
   callbacks(): readonly CallbackLogEntry[] {

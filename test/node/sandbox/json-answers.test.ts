@@ -60,6 +60,7 @@ test('the handlers, the sandbox and the demo shop answer JSON with the same head
     ['sandbox, 400', await fetch(token, { method: 'POST', body: '{' }), []],
     ['demo, config', await fetch(`${demo.url}/api/checkout/config`), []],
     ['demo, bad order', await fetch(`${demo.url}/api/checkout/orders`, { method: 'POST', body: 'x' }), []],
+    ['demo, no such route', await fetch(`${demo.url}/api/checkout/nowhere`), []],
   ];
   for (const [where, response, extra] of answers) {
     assert.deepEqual(ownHeaders(response), [...extra, ...JSON_LINES], where);
