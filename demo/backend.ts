@@ -6,7 +6,7 @@ import {
   type TokenParams,
 } from '../src/server/index.js';
 import { SettledOrders, type CallbackStore } from './backend-status.js';
-import { failureBody, isJsonContentType } from '../src/service/body.js';
+import { failureBody, isJsonContentType, jsonResponse as json } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
 /** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
@@ -43,11 +43,8 @@ export interface CallbackLogEntry {
 
 export const CHECKOUT_PREFIX = '/api/checkout/';
 
-const json = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  });
+/** Any other path under the shop's prefix: JSON, like every answer of the shop's own routes. */
+const notFound: Route = toNodeHandler(async () => json(404, failureBody('Not found')));
 
 /** The shop's customer on the demo: fixed, since the demo has no accounts. */
 const DEMO_CUSTOMER = 'demo-customer';
@@ -88,11 +85,7 @@ export class DemoBackend {
     const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
     if (!path.startsWith(CHECKOUT_PREFIX)) return next();
     const route = this.#routes[`${req.method} ${path.slice(CHECKOUT_PREFIX.length)}`];
-    if (!route) {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(failureBody('Not found')));
-      return;
-    }
-    route(req, res, next);
+    (route ?? notFound)(req, res, next);
   };
 
   callbacks(): readonly CallbackLogEntry[] {

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler, type FetchHandler } from '../server/index.js';
-import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, isJsonContentType, parseJsonObject, readCapped } from '../service/body.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, isJsonContentType, jsonResponse as json, parseJsonObject, readCapped } from '../service/body.js';
 import { API_ENDPOINTS, failure, signedAnswer, type ApiAnswer, type ApiContext, type ApiEndpoint } from './api.js';
 import { CallbackQueue, type CallbackDelivery } from './callbacks.js';
 import { matchOpenPath, openForm, settle, type HtmlAnswer } from './form.js';
@@ -41,12 +41,6 @@ export interface Sandbox {
 }
 
 const API_ALLOW = 'POST';
-
-const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
 
 async function answerApi(ctx: ApiContext, request: Request, endpoint: ApiEndpoint): Promise<ApiAnswer> {
   if (request.method !== 'POST') return failure(405, `Method not allowed: use ${API_ALLOW}`);

@@ -29,7 +29,8 @@ export class PayFormError extends Error {
   }
 }
 
-function listIssues(issues: readonly FieldIssue[]): string {
+/** Issues as one line of an error message: `path: problem; path: problem`. */
+export function listIssues(issues: readonly FieldIssue[]): string {
   return issues.map((i) => `${i.path}: ${i.message}`).join('; ');
 }
 

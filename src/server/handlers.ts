@@ -2,17 +2,17 @@
 // failures use the service's shape (docs/service-contract.md, Errors) `{ success: false, message }`
 // with our own fixed words, never upstream internals or a secret. The handlers themselves:
 // token-handler.ts, callback-handler.ts, status-handler.ts; their two entries (Fetch and node:http): native.ts.
-import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, parseJsonObject } from '../service/body.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, jsonHeaders, parseJsonObject } from '../service/body.js';
 import { ConfigError } from './errors.js';
 import { Answer, type Incoming } from './native.js';
-import type { FieldIssue } from '../service/fields.js';
+import { issuesAmong } from '../service/option-rules.js';
 import type { JsonValue } from '../service/signature.js';
 
 export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
 export type { FetchHandler } from './native.js';
 
 export function answer(status: number, body: Record<string, JsonValue>, headers: Record<string, string> = {}): Answer {
-  return new Answer(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }, JSON.stringify(body));
+  return new Answer(status, jsonHeaders(headers), JSON.stringify(body));
 }
 
 export const failure = (status: number, message: string, headers?: Record<string, string>): Answer =>
@@ -31,7 +31,6 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
 /** A handler factory's option checks, each `[path, problem]` with the problem as an OptionCheck
  *  (service/option-rules.ts) answers it, undefined when fine: a ConfigError listing every problem. */
 export function requireOptions(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
-  const issues: FieldIssue[] = [];
-  for (const [path, message] of checks) if (message !== undefined) issues.push({ path, message });
+  const issues = issuesAmong(checks);
   if (issues.length > 0) throw new ConfigError(issues);
 }

@@ -1,6 +1,9 @@
 // The default store, for one process: done keys and verified statuses in Maps used as LRUs, in-flight
 // claims with a lease, and watchers told in-process.
 import { Watchers, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+import { OldestFirst } from './oldest-first.js';
+import { requireStoreOptions } from './store-options.js';
+import { atLeastOne, milliseconds } from '../service/option-rules.js';
 
 export interface MemoryCallbackStoreOptions {
   /** Most done keys kept, and most order statuses kept; the least recently seen go first. Default 10,000. */
@@ -14,40 +17,6 @@ export interface MemoryCallbackStoreOptions {
 type Entry =
   | { state: 'done'; at: number }
   | { state: 'in-flight'; until: number; settled: Promise<'done' | 'failed'>; settle: (outcome: 'done' | 'failed') => void };
-
-/**
- * Drops a Map's least recently used keys (insertion order is recency: a key seen again is deleted and
- * set at the end) down to a bound. Scanning from the first key on every eviction grew costly once the
- * store was full (see docs/performance.md): the Map's iteration steps over every slot deleted since its
- * last compaction. A cursor kept between evictions starts where the last one stopped: every key behind
- * it was evicted, re-inserted at the end, deleted, or not evictable (keys in flight), so the first
- * evictable key after it is the least recently seen one, exactly as a scan from the start would find.
- */
-class OldestFirst<V> {
-  #cursor: Iterator<string>;
-
-  constructor(
-    private readonly map: Map<string, V>,
-    private readonly evictable: (value: V) => boolean,
-  ) {
-    this.#cursor = map.keys();
-  }
-
-  trim(max: number): void {
-    let restarted = false;
-    while (this.map.size > max) {
-      const next = this.#cursor.next();
-      if (next.done === true) {
-        // Only keys that may not go are left, or the cursor ran out: start again from the first key, once.
-        if (restarted) return;
-        restarted = true;
-        this.#cursor = this.map.keys();
-        continue;
-      }
-      if (this.evictable(this.map.get(next.value)!)) this.map.delete(next.value);
-    }
-  }
-}
 
 /**
  * A Map used as an LRU of done keys, bounded by maxEntries and ttlMs. Keys in flight are never
@@ -70,11 +39,11 @@ export class MemoryCallbackStore implements CallbackStore {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new RangeError('maxEntries must be a whole number, 1 or more');
-    }
-    if (!(this.ttlMs > 0)) throw new RangeError('ttlMs must be above 0');
-    if (!(this.leaseMs > 0 && Number.isFinite(this.leaseMs))) throw new RangeError('leaseMs must be a finite number above 0');
+    requireStoreOptions('MemoryCallbackStore', [
+      ['maxEntries', atLeastOne(this.maxEntries)],
+      ['ttlMs', milliseconds(this.ttlMs)],
+      ['leaseMs', milliseconds(this.leaseMs)],
+    ]);
   }
 
   /** How many keys are held now (done and in flight). */

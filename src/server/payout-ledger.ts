@@ -4,6 +4,9 @@
 // ledger). This file holds the contract every ledger keeps and the one-process MemoryPayoutLedger;
 // RedisPayoutLedger keeps the same contract for several processes.
 import type { JsonObject } from '../service/json.js';
+import { OldestFirst } from './oldest-first.js';
+import { requireStoreOptions } from './store-options.js';
+import { atLeastOne, milliseconds } from '../service/option-rules.js';
 
 /** Where a paid entry's invoice came from: the service's signed answer, its callback, or the merchant. */
 export type PaidSource = 'answer' | 'callback' | 'merchant';
@@ -90,14 +93,17 @@ export class MemoryPayoutLedger implements PayoutLedger {
   readonly maxEntries: number;
   readonly ttlMs: number;
   readonly #held = new Map<string, Held>();
+  // Only paid entries may go: in-flight and unknown ones stay until settled. An entry becomes paid
+  // only through #paid, which sets it again at the end, so insertion order is the paid entries' age.
+  readonly #oldPaid = new OldestFirst(this.#held, (held) => held.entry.state === 'paid');
 
   constructor(options: MemoryPayoutLedgerOptions = {}) {
     this.maxEntries = options.maxEntries ?? 100_000;
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
-    if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new RangeError('maxEntries must be a whole number, 1 or more');
-    }
-    if (!(this.ttlMs > 0)) throw new RangeError('ttlMs must be above 0');
+    requireStoreOptions('MemoryPayoutLedger', [
+      ['maxEntries', atLeastOne(this.maxEntries)],
+      ['ttlMs', milliseconds(this.ttlMs)],
+    ]);
   }
 
   /** How many entries are held now. */
@@ -158,12 +164,8 @@ export class MemoryPayoutLedger implements PayoutLedger {
 
   #paid(key: string, entry: PayoutEntry): void {
     this.#held.delete(key);
+    // Room for this one first, so the entry just paid is never the one evicted.
+    this.#oldPaid.trim(this.maxEntries - 1);
     this.#held.set(key, { entry, token: undefined, until: 0, at: Date.now() });
-    if (this.#held.size <= this.maxEntries) return;
-    // Insertion order is age order for paid entries (each is re-inserted when it becomes paid).
-    for (const [k, h] of this.#held) {
-      if (this.#held.size <= this.maxEntries) break;
-      if (h.entry.state === 'paid' && k !== key) this.#held.delete(k);
-    }
   }
 }

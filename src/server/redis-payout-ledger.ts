@@ -14,6 +14,8 @@ import {
   type PayoutResolution,
 } from './payout-ledger.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
+import { requireStoreOptions } from './store-options.js';
+import { milliseconds, timerMilliseconds } from '../service/option-rules.js';
 
 export interface RedisPayoutLedgerOptions {
   /** Prefix of every key. Default `pay-form:payout:`. */
@@ -116,8 +118,10 @@ export class RedisPayoutLedger implements PayoutLedger {
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
     if (typeof this.prefix !== 'string') throw new TypeError('prefix must be a string');
-    if (!Number.isSafeInteger(this.ttlMs) || this.ttlMs < 1) throw new RangeError('ttlMs must be a whole number above 0');
-    if (!(this.commandTimeoutMs > 0)) throw new RangeError('commandTimeoutMs must be above 0');
+    requireStoreOptions('RedisPayoutLedger', [
+      ['ttlMs', milliseconds(this.ttlMs)],
+      ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
+    ]);
   }
 
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {

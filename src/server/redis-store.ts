@@ -4,6 +4,8 @@
 // the same client can serve RedisPayoutLedger.
 import { Watchers, parseOrderStatus, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
+import { requireStoreOptions } from './store-options.js';
+import { milliseconds, timerMilliseconds } from '../service/option-rules.js';
 
 /** The subscriber connection: what node-redis's `client.duplicate()` gives. */
 export interface RedisSubscriberLike {
@@ -78,9 +80,11 @@ export class RedisCallbackStore implements CallbackStore {
     this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError;
-    for (const [name, value] of [['leaseMs', this.leaseMs], ['ttlMs', this.ttlMs], ['commandTimeoutMs', this.commandTimeoutMs]] as const) {
-      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of milliseconds, 1 or more`);
-    }
+    requireStoreOptions('RedisCallbackStore', [
+      ['leaseMs', milliseconds(this.leaseMs)],
+      ['ttlMs', milliseconds(this.ttlMs)],
+      ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
+    ]);
   }
 
   get #channel(): string {

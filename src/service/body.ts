@@ -1,6 +1,7 @@
-// Reading bodies with a hard cap, the JSON content-type test, JSON object parsing and the service's
-// failure shape, shared by the client (answers from the service), the handlers (requests from the
-// browser and the service) and the sandbox (requests from the client). Reading the stream
+// Reading bodies with a hard cap, the JSON content-type test, JSON object parsing, the service's
+// failure shape and the headers of a JSON answer, shared by the client (answers from the service), the
+// handlers (requests from the browser and the service), the sandbox (requests from the client) and the
+// demo shop. Plain functions over web-platform globals, as this room imports nothing. Reading the stream
 // ourselves means a huge body is cut off at the cap instead of being buffered whole.
 
 /** Request bodies larger than this answer 413, in the handlers, toNodeHandler and the sandbox
@@ -12,6 +13,17 @@ export const TOO_LARGE_MESSAGE = 'Request body too large';
 
 /** The service's message for a wrong content type or malformed JSON (docs/service-contract.md, Errors). */
 export const INVALID_JSON_MESSAGE = 'Invalid ContentType or json format';
+
+/** The headers of every JSON answer pay-form writes (the handlers, the sandbox, the demo shop):
+ *  never cached, since each carries one request's outcome. Extra headers follow them. */
+export function jsonHeaders(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra };
+}
+
+/** A JSON answer as a Fetch Response, with jsonHeaders. */
+export function jsonResponse(status: number, body: unknown, extra?: Readonly<Record<string, string>>): Response {
+  return new Response(JSON.stringify(body), { status, headers: jsonHeaders(extra) });
+}
 
 /** The service's failure shape, before it is signed: `{ success: false, message }`. */
 export function failureBody(message: string): { success: false; message: string } {
