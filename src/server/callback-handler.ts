@@ -9,7 +9,7 @@ import { answer, failure, readJsonObject, requireOptions, type FetchHandler } fr
 import { Answer, fetchHandler, type Incoming } from './native.js';
 import type { PayoutLedger } from './payout-ledger.js';
 import { settleFromCallback } from './payout-guard.js';
-import { fn, positive } from '../service/option-rules.js';
+import { fn, timerDelay } from '../service/option-rules.js';
 
 export type { CallbackPayload };
 
@@ -75,7 +75,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const hasVerifier = typeof options?.verifier === 'function';
   const store = options?.store ?? new MemoryCallbackStore();
   const timeoutMs = options?.onStatusTimeoutMs ?? 30_000;
-  const timeoutProblem = positive(timeoutMs);
+  const timeoutProblem = timerDelay(timeoutMs);
   requireOptions([
     ['secret', hasSecret === hasVerifier ? 'give exactly one of secret (non-empty) or verifier' : undefined],
     ['onStatus', fn(options?.onStatus)],

@@ -15,8 +15,6 @@ export interface OptionRule {
 export const nonEmptyString: OptionCheck = (v) =>
   typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string';
 export const fn: OptionCheck = (v) => (typeof v === 'function' ? undefined : 'must be a function');
-export const nonNegative: OptionCheck = (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a finite number, 0 or more';
 export const positive: OptionCheck = (v) =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? undefined : 'must be a finite number above 0';
 export const count: OptionCheck = (v) =>
@@ -33,6 +31,13 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A time limit run by a timer: milliseconds no longer than MAX_TIMER_MS. */
 export const timerMilliseconds: OptionCheck = (v) =>
   milliseconds(v) === undefined && (v as number) <= MAX_TIMER_MS ? undefined : `must be a whole number of milliseconds, 1 to ${MAX_TIMER_MS}`;
+
+/** A delay run by a timer, in milliseconds: above 0 and no longer than MAX_TIMER_MS. */
+export const timerDelay: OptionCheck = (v) =>
+  typeof v === 'number' && v > 0 && v <= MAX_TIMER_MS ? undefined : `must be a number of milliseconds above 0, at most ${MAX_TIMER_MS}`;
+/** The same, where 0 means "no wait". */
+export const timerDelayOrZero: OptionCheck = (v) =>
+  typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS ? undefined : `must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`;
 
 /** The issues among `[path, problem]` pairs, each problem what an OptionCheck answered (undefined when fine). */
 export function issuesAmong(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): FieldIssue[] {

@@ -139,6 +139,13 @@ describe('callback handler: a hung onStatus', () => {
     assert.throws(() => createCallbackHandler({ secret: SECRET, store, onStatusTimeoutMs: 1000, onStatus: () => undefined }), ConfigError);
     assert.throws(() => createCallbackHandler({ secret: SECRET, onStatusTimeoutMs: Number.NaN, onStatus: () => undefined }), ConfigError);
   });
+
+  test('an onStatusTimeoutMs longer than a timer can run is refused, not left to fire after 1 ms', () => {
+    const store = new MemoryCallbackStore({ leaseMs: 2 ** 40 });
+    const make = (ms: number) => createCallbackHandler({ secret: SECRET, store, onStatusTimeoutMs: ms, onStatus: () => undefined });
+    assert.throws(() => make(2 ** 31), (error: unknown) => error instanceof ConfigError && /onStatusTimeoutMs/.test(error.message));
+    assert.equal(typeof make(2 ** 31 - 1), 'function');
+  });
 });
 
 describe('MemoryCallbackStore: in-flight claims have a lease', () => {

@@ -56,6 +56,11 @@ describe('PaymentClient options', () => {
     );
     assert.deepEqual(configIssues({ ...good, timeoutMs: 0 }), ['timeoutMs']);
   });
+  test('time limits longer than a timer can run are refused, not left to fire after 1 ms', () => {
+    const tooLong = 2 ** 31;
+    assert.deepEqual(configIssues({ ...good, timeoutMs: tooLong, retryBaseMs: tooLong, retryMaxMs: tooLong }), ['timeoutMs', 'retryBaseMs', 'retryMaxMs']);
+    assert.ok(new PaymentClient({ ...good, timeoutMs: tooLong - 1, retryBaseMs: 0, retryMaxMs: tooLong - 1 }));
+  });
   test('exactly one of secret or signer; a verifier goes with a signer', () => {
     assert.deepEqual(configIssues({ baseUrl: good.baseUrl, merchantId: 'm' }), ['secret']);
     assert.deepEqual(configIssues({ ...good, signer: () => 'x' }), ['secret']);

@@ -134,6 +134,9 @@ describe('status handler: answers', () => {
     assert.throws(() => createStatusHandler({ store: {} as CallbackStore, authorize: () => true }), ConfigError);
     assert.throws(() => createStatusHandler({ store: new MemoryCallbackStore(), authorize: undefined as never }), ConfigError);
     assert.throws(() => createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true, maxWaiters: -1 }), ConfigError);
+    // Past 2^31 - 1 ms a timer fires after 1 ms: such a wait would answer 204 at once, in a loop.
+    assert.throws(() => createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true, waitMs: 2 ** 31 }), ConfigError);
+    assert.equal(typeof createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true, waitMs: 2 ** 31 - 1 }), 'function');
   });
 });
 
