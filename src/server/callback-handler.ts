@@ -76,7 +76,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const store = options?.store ?? new MemoryCallbackStore();
   const timeoutMs = options?.onStatusTimeoutMs ?? 30_000;
   const timeoutProblem = timerDelay(timeoutMs);
-  requireOptions([
+  requireOptions('createCallbackHandler', [
     ['secret', hasSecret === hasVerifier ? 'give exactly one of secret (non-empty) or verifier' : undefined],
     ['onStatus', fn(options?.onStatus)],
     ['onStatusTimeoutMs', timeoutProblem],

@@ -38,8 +38,9 @@ export function listIssues(issues: readonly FieldIssue[]): string {
 export class ConfigError extends PayFormError {
   readonly issues: readonly FieldIssue[];
 
-  constructor(issues: readonly FieldIssue[]) {
-    super('config', `Invalid PaymentClient options: ${listIssues(issues)}`);
+  /** `owner` names what was being made: the PaymentClient, or a handler factory. */
+  constructor(issues: readonly FieldIssue[], owner = 'PaymentClient') {
+    super('config', `Invalid ${owner} options: ${listIssues(issues)}`);
     this.issues = issues;
   }
 }

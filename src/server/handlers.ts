@@ -30,7 +30,7 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
 
 /** A handler factory's option checks, each `[path, problem]` with the problem as an OptionCheck
  *  (service/option-rules.ts) answers it, undefined when fine: a ConfigError listing every problem. */
-export function requireOptions(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
+export function requireOptions(owner: string, checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
   const issues = issuesAmong(checks);
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (issues.length > 0) throw new ConfigError(issues, owner);
 }

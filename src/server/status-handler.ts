@@ -44,7 +44,7 @@ function found(status: OrderStatus, head: boolean): Answer {
 export function createStatusHandler(options: StatusHandlerOptions): FetchHandler {
   const waitMs = options?.waitMs ?? 25_000;
   const maxWaiters = options?.maxWaiters ?? 1000;
-  requireOptions([
+  requireOptions('createStatusHandler', [
     ['store', fn(options?.store?.status) && 'must be a CallbackStore with status()'],
     ['authorize', fn(options?.authorize)],
     ['waitMs', timerDelayOrZero(waitMs)],

@@ -29,7 +29,7 @@ export interface TokenHandlerOptions {
  * (ApiError, SignatureError, NetworkError, TimeoutError, BadResponseError).
  */
 export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
-  requireOptions([
+  requireOptions('createTokenHandler', [
     ['client', fn(options?.client?.obtainToken) && 'must be a PaymentClient'],
     ['resolve', fn(options?.resolve)],
   ]);
