@@ -47,6 +47,10 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } 
   }
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
 /** The order's verified status, when the callback names its order (request_id). */
 function outcomeOf(payload: CallbackPayload): OrderOutcome | undefined {
   const id = payload.request_id;
@@ -149,7 +153,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
 
     let ran: { value: void } | 'timeout';
     try {
-      ran = await within(new Promise<void>((resolve) => resolve(onStatus(callback))), timeoutMs);
+      // A synchronous onStatus has finished when it returns: only a promise needs the time limit.
+      const returned: unknown = onStatus(callback);
+      ran = isThenable(returned) ? await within(Promise.resolve(returned).then(() => undefined), timeoutMs) : { value: undefined };
     } catch (error) {
       onError?.(error);
       await store.fail(key).catch(onError);

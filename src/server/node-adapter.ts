@@ -114,13 +114,14 @@ const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** What node:http already holds, as pay-form's handlers read it (native.ts); the same facts a Request
  *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
- *  an object of closures: one allocation per request. The Request is made only when a handler asks:
- *  the callback handler never does. */
+ *  an object of closures: one allocation per request. The URL and the Request are made only when a
+ *  handler asks: the callback handler needs neither, so it answers even a Host that makes no URL, where
+ *  the Fetch path (which needs a URL for its Request) answers 500. */
 class NodeIncoming implements Incoming {
+  #url: URL | undefined;
   #request: Request | undefined;
   constructor(
     private readonly req: NodeRequest,
-    private readonly target: URL,
     private readonly body: Buffer,
     readonly signal: AbortSignal | undefined,
   ) {}
@@ -136,12 +137,12 @@ class NodeIncoming implements Incoming {
     return body.byteLength > MAX_REQUEST_BYTES || Number(req.headers['content-length']) > MAX_REQUEST_BYTES ? undefined : body;
   }
   url(): URL {
-    return this.target;
+    return (this.#url ??= nodeUrl(this.req));
   }
   /** For resolve and authorize: the handler has read the body already (they get it parsed), so the
    *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). */
   request(): Request {
-    return (this.#request ??= toRequest(this.req, this.target, undefined, this.signal));
+    return (this.#request ??= toRequest(this.req, this.url(), undefined, this.signal));
   }
 }
 
@@ -238,15 +239,13 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         await sendResponse(await tooLarge(), res);
         return;
       }
-      // Parsed for every request, so a Host that makes no URL fails alike on both paths.
-      const url = nodeUrl(req);
       const signal = goneSignal(req, res);
       if (logic !== undefined && !NOT_FOR_FETCH.has(req.method ?? 'GET')) {
         // pay-form's own handler: its answer without a Request or a Response in between.
-        writeAnswer(await logic(new NodeIncoming(req, url, body, signal)), res);
+        writeAnswer(await logic(new NodeIncoming(req, body, signal)), res);
         return;
       }
-      await sendResponse(await handler(toRequest(req, url, body, signal)), res);
+      await sendResponse(await handler(toRequest(req, nodeUrl(req), body, signal)), res);
     };
     run().catch((error: unknown) => {
       if (next) return next(error);

@@ -108,6 +108,31 @@ test('property: any unsigned body (JSON of any shape, numbers out of range, deep
   );
 });
 
+describe('callback handler: what onStatus returns', () => {
+  test('a thenable is awaited like a promise: rejected is 500 and the next delivery calls again; fulfilled is 200; a throw is 500', async () => {
+    const outcomes = ['reject', 'fulfil', 'throw', 'fulfil'];
+    const seen: string[] = [];
+    const handler = createCallbackHandler({
+      secret: SECRET,
+      onError: () => undefined,
+      onStatus: (p) => {
+        const outcome = outcomes[seen.length]!;
+        seen.push(`${p.invoice_id}:${outcome}`);
+        if (outcome === 'throw') throw new Error('merchant bug');
+        // Not a Promise: an object with then(), as some libraries return.
+        return { then: (ok: () => void, fail: (e: Error) => void) => setTimeout(() => (outcome === 'reject' ? fail(new Error('later')) : ok()), 5) } as never;
+      },
+    });
+    const post = async (invoice: string) => {
+      const payload = { invoice_id: invoice, status: 'success' };
+      const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
+      return (await handler(new Request('http://merchant.test/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).status;
+    };
+    assert.deepEqual([await post('a'), await post('a'), await post('b'), await post('b'), await post('b')], [500, 200, 500, 200, 200]);
+    assert.deepEqual(seen, ['a:reject', 'a:fulfil', 'b:throw', 'b:fulfil']);
+  });
+});
+
 describe('callback handler: a hung onStatus', () => {
   test('past onStatusTimeoutMs the delivery is answered 503 and the next delivery calls onStatus again', async () => {
     let calls = 0;

@@ -72,6 +72,9 @@ async function sameOnBothPaths(native: number, fetchPath: number, requests: Sent
 const JSON_TYPE = { 'content-type': 'application/json' };
 const json = (body: string | Buffer, headers: Record<string, string> = JSON_TYPE): Sent => ({ headers, body });
 /** Requests every POST handler must refuse the same way. */
+/** A Host header no URL can be made of: the Fetch path cannot build its Request and answers 500. */
+const BAD_HOST: Sent = { target: '/x', headers: { ...JSON_TYPE, host: 'bad host' }, body: '{}' };
+
 const badPosts: Sent[] = [
   { method: 'GET' },
   { method: 'PUT', ...json('{}') },
@@ -88,7 +91,7 @@ const badPosts: Sent[] = [
   json('{"a":1}', { 'content-type': 'application/json', 'content-length': String(70 * 1024) }),
   json(`{"a":1}${' '.repeat(64 * 1024 - 7)}`),
   json('{"a":1}', { 'content-type': 'Application/JSON; charset=utf-8' }),
-  { target: '/x', headers: { ...JSON_TYPE, host: 'bad host' }, body: '{}' },
+  BAD_HOST,
 ];
 
 /** Counts Fetch Requests and Responses constructed while `run` runs. */
@@ -146,8 +149,13 @@ describe('toNodeHandler: native path and Fetch path answer alike', () => {
       json(JSON.stringify({ invoice_id: 'inv-2', status: 'success', signature: 42 })),
       json(throws),
       json(numeric),
-      ...badPosts,
+      ...badPosts.filter((sent) => sent !== BAD_HOST),
     ]);
+    // The callback handler reads no URL, so under node:http it needs none and judges the body (an
+    // unsigned one: 401); the Fetch path must build a Request first, and cannot.
+    const raw = rawRequest(BAD_HOST);
+    assert.match(await exchange(await serve(native.handler), raw), /^HTTP\/1\.1 401 /);
+    assert.match(await exchange(await serve((r) => wrapped.handler(r)), raw), /^HTTP\/1\.1 500 /);
     assert.deepEqual(native.seen, ['inv-1/success', 'inv-1/pending']);
     assert.deepEqual(wrapped.seen, native.seen);
     assert.match(answers[0]!, /^HTTP\/1\.1 200 OK\r\n/);
