@@ -10,7 +10,7 @@ import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
-import { TokenController } from './token-controller.js';
+import { TokenController } from './token.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
 
 export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
@@ -113,7 +113,7 @@ export class PayForm extends PayFormProperties {
   /** Shows the form again (after close, a result or an error); a token source is asked for a fresh token. */
   open(): void {
     if (!this.isConnected) return;
-    if (this.key == null && this.redirectUrl == null) this.#token.forget();
+    if (this.key == null && this.redirectUrl == null) this.#token.stop();
     this.#run();
   }
 
@@ -131,7 +131,7 @@ export class PayForm extends PayFormProperties {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.forget();
+    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.stop();
     if (!this.isConnected) return;
     if (this.awaitSettled) this.settle();
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
@@ -256,7 +256,7 @@ export class PayForm extends PayFormProperties {
     // A result, once reached, stays: closing then only removes the form (the return page).
     const result = state === 'success' || state === 'fail' ? state : null;
     if (result === null ? state !== 'loading' && state !== 'open' : this.#frame === null) return;
-    if (this.#token.status === 'pending') this.#token.forget();
+    if (this.#token.status === 'pending') this.#token.stop();
     this.#removeFrame();
     if (result === null) this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason, result });

@@ -2,8 +2,8 @@
 // The protocol (docs/element.md, Verified outcome): GET {status-url}?order_ref=…, one request at a
 // time; 200 { status, invoice_id } settles, 204 means "not yet, ask again", 404 means the endpoint does
 // not know the order, anything else is retried after a short back-off, all within settle-timeout.
-import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { PayFormSettledDetail } from './events.js';
+import { RunController, type EndRun } from './run-controller.js';
 
 export const DEFAULT_SETTLE_TIMEOUT = 60000;
 /** Wait after a 5xx, a network error or an unreadable answer (or the server's retry-after, capped). */
@@ -31,27 +31,15 @@ function parseSettled(text: string): PayFormSettledDetail | null {
   return null;
 }
 
-export class SettleController implements ReactiveController {
-  readonly #callbacks: SettleCallbacks;
-  /** Ends the current run: aborts its request and drops its time limit. */
-  #stop: (() => void) | null = null;
+export class SettleController extends RunController<SettleCallbacks> {
   /** pay-form-settled fired for the last run. */
   #settled = false;
 
-  constructor(host: ReactiveControllerHost, callbacks: SettleCallbacks) {
-    this.#callbacks = callbacks;
-    host.addController(this);
-  }
-
-  hostDisconnected(): void {
-    this.stop();
-  }
-
   /** Starts asking for at most `ms`, unless already asking; `again` allows a new run after a settled one (a new result). */
   start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): void {
-    if (this.#stop !== null || (this.#settled && !again)) return;
+    if (this.running || (this.#settled && !again)) return;
     this.#settled = false;
-    const { failed } = this.#callbacks;
+    const { failed } = this.on;
     const origin = window.location.origin;
     let url: URL;
     try {
@@ -65,24 +53,12 @@ export class SettleController implements ReactiveController {
     if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so status-url cannot be asked about the order');
     url.searchParams.set('order_ref', orderRef);
     url.hash = '';
-    const controller = new AbortController();
-    const timer = setTimeout(() => end(() => failed('settle-timeout', `no verified status from status-url within ${ms} ms`)), ms);
-    const stop = () => (clearTimeout(timer), controller.abort());
-    const end = (report: () => void) => {
-      if (this.#stop !== stop) return;
-      this.stop();
-      report();
-    };
-    this.#stop = stop;
-    void this.#ask(url, controller.signal, end);
+    const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no verified status from status-url within ${ms} ms`));
+    void this.#ask(url, signal, end);
   }
 
-  stop(): void {
-    this.#stop?.();
-    this.#stop = null;
-  }
-
-  async #ask(url: URL, signal: AbortSignal, end: (report: () => void) => void): Promise<void> {
+  async #ask(url: URL, signal: AbortSignal, end: EndRun): Promise<void> {
+    // A stopped run wakes from its wait and ends here, before asking again.
     while (!signal.aborted) {
       const began = Date.now();
       let wait = BACKOFF_MS;
@@ -93,21 +69,17 @@ export class SettleController implements ReactiveController {
         if (detail !== null) {
           return end(() => {
             this.#settled = true;
-            this.#callbacks.settled(detail);
+            this.on.settled(detail);
           });
         }
-        if (status === 404) return end(() => this.#callbacks.failed('settle-timeout', 'status-url does not know this order (404)'));
+        if (status === 404) return end(() => this.on.failed('settle-timeout', 'status-url does not know this order (404)'));
         const seconds = Number(response.headers.get('retry-after'));
         if (status === 204) wait = began + MIN_ASK_INTERVAL_MS - Date.now();
         else if (seconds > 0) wait = Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
       } catch {
-        // A network error is retried after the back-off; an abort ends the loop below.
+        // A network error is retried after the back-off; an abort ends the loop.
       }
-      if (signal.aborted) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }

@@ -1,5 +1,8 @@
-// Asking the merchant's own backend for a key: the POST to token-url, or the integrator's fetchToken.
-// Every failure rejects with one Error naming the source, so the element has a single code to report.
+// Asking the merchant's own backend for a key, as a Lit reactive controller: the POST to token-url or
+// the integrator's fetchToken, one request at a time, bounded by a time limit, aborted when the host
+// leaves the page or the element forgets it. Every failure is one message naming the source, so the
+// element has a single code to report.
+import { RunController } from './run-controller.js';
 
 export type TokenAnswer = { key: string } | { redirect_url: string };
 
@@ -51,4 +54,40 @@ export async function requestToken(fetchToken: FetchToken | null, tokenUrl: stri
   const answer = parseTokenAnswer(data);
   if (answer === null) throw new Error(`${source} answered neither { key } nor { redirect_url }`);
   return answer;
+}
+
+export interface TokenCallbacks {
+  /** An answer arrived for the current request; `status` now holds it. */
+  answered(): void;
+  /** The current request failed or timed out; `status` is now `failed`. */
+  failed(message: string): void;
+}
+
+export class TokenController extends RunController<TokenCallbacks> {
+  /** null until asked, then `pending`, the answer, or `failed`. */
+  status: TokenAnswer | 'pending' | 'failed' | null = null;
+
+  request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): void {
+    const failed = (message: string) => () => {
+      this.status = 'failed';
+      this.on.failed(message);
+    };
+    // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
+    const { signal, end } = this.begin(ms, failed(`the token request got no answer within ${ms} ms`));
+    this.status = 'pending';
+    requestToken(fetchToken, tokenUrl ?? '', orderRef, signal).then(
+      (answer) =>
+        end(() => {
+          this.status = answer;
+          this.on.answered();
+        }),
+      (error: Error) => end(failed(error.message)),
+    );
+  }
+
+  /** Aborts a pending request and drops any answer: the next decision asks again (a new connection is a new checkout). */
+  override stop(): void {
+    super.stop();
+    this.status = null;
+  }
 }
