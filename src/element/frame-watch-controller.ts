@@ -16,34 +16,34 @@ export interface Frame {
   result: boolean;
 }
 
-export interface FrameWatchDelegate {
-  /** The frame on show, or null. */
-  frame(): Frame | null;
-  /** The window inside the element's iframe, the only source a result may come from. */
-  frameWindow(): Window | null;
-  /** The origins whose result messages are accepted. */
-  acceptedOrigins(): Set<string>;
-  result(frame: Frame, status: ResultStatus): void;
-  blocked(frame: Frame, message: string): void;
-  loadTimeout(frame: Frame, ms: number): void;
-  /** The service's origin refused the connection or could not be resolved. */
-  unreachable(frame: Frame): void;
+export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachable';
+
+export interface FrameWatchCallbacks {
+  /** A result message came from the frame's window, from an accepted origin. */
+  result(status: ResultStatus): void;
+  /** The frame will not show the form: the page's CSP blocked it, it did not load in time, or the service is unreachable. */
+  failed(frame: Frame, code: FrameErrorCode, message: string): void;
 }
+
+/** The host: an element whose allowed-origins names the origins, besides the page's, that results may come from. */
+export type FrameWatchHost = ReactiveControllerHost & HTMLElement & { allowedOrigins: string | null };
 
 const FRAME_DIRECTIVE = /^(frame|child|default)-src$/;
 
 export class FrameWatchController implements ReactiveController {
-  readonly #host: ReactiveControllerHost & HTMLElement;
-  readonly #delegate: FrameWatchDelegate;
+  /** The frame on show, or null: set by watch(), set back to null by the host when it removes the frame. */
+  frame: Frame | null = null;
+  readonly #host: FrameWatchHost;
+  readonly #on: FrameWatchCallbacks;
+  /** The frame's iframe once in the document: its window is the only source a result may come from. */
+  #iframe: HTMLIFrameElement | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** The frame whose reachability check starts once it is rendered, so the form's request goes first. */
-  #toProbe: Frame | null = null;
   #probe: AbortController | undefined;
   #connectBlocked = false;
 
-  constructor(host: ReactiveControllerHost & HTMLElement, delegate: FrameWatchDelegate) {
+  constructor(host: FrameWatchHost, on: FrameWatchCallbacks) {
     this.#host = host;
-    this.#delegate = delegate;
+    this.#on = on;
     host.addController(this);
   }
 
@@ -58,26 +58,25 @@ export class FrameWatchController implements ReactiveController {
     this.stop();
   }
 
-  hostUpdated(): void {
-    const frame = this.#toProbe;
-    this.#toProbe = null;
-    if (frame !== null && this.#delegate.frame() === frame) this.#probeService(frame);
-  }
-
-  /** Starts the load time limit for a new frame, and its reachability check after it renders. */
+  /** Shows a new frame: starts its load time limit; its reachability check waits until it is in the document. */
   watch(frame: Frame, ms: number): void {
     this.stop();
-    this.#toProbe = frame;
+    this.frame = frame;
+    this.#iframe = null;
     this.#timer = setTimeout(() => {
-      if (this.#delegate.frame() !== frame || frame.ready || frame.result) return;
-      this.stop();
-      this.#delegate.loadTimeout(frame, ms);
+      if (this.frame === frame && !frame.ready && !frame.result) this.#fail(frame, 'load-timeout', `the payment form did not load within ${ms} ms`);
     }, ms);
+  }
+
+  /** The frame's iframe is in the document (so the form's request went first): check that the service answers. */
+  shown(frame: Frame, iframe: HTMLIFrameElement): void {
+    this.#iframe = iframe;
+    this.#probeService(frame);
   }
 
   /** The frame fired load: true the first time only, since later loads are the form navigating on. */
   loaded(frame: Frame): boolean {
-    if (this.#delegate.frame() !== frame || frame.ready) return false;
+    if (this.frame !== frame || frame.ready) return false;
     frame.ready = true;
     // Only the timer: Chromium fires load for its own error page too, so the check goes on.
     clearTimeout(this.#timer);
@@ -88,7 +87,11 @@ export class FrameWatchController implements ReactiveController {
     clearTimeout(this.#timer);
     this.#probe?.abort();
     this.#probe = undefined;
-    this.#toProbe = null;
+  }
+
+  #fail(frame: Frame, code: FrameErrorCode, message: string): void {
+    this.stop();
+    this.#on.failed(frame, code, message);
   }
 
   /**
@@ -106,42 +109,35 @@ export class FrameWatchController implements ReactiveController {
     fetch(`${frame.origin}/`, init).catch(() => {
       // The CSP violation event is queued before the rejection settles: look after it has run.
       setTimeout(() => {
-        if (probe.signal.aborted || this.#connectBlocked || this.#delegate.frame() !== frame || frame.result) return;
-        this.stop();
-        this.#delegate.unreachable(frame);
+        if (probe.signal.aborted || this.#connectBlocked || this.frame !== frame || frame.result) return;
+        this.#fail(frame, 'service-unreachable', `the payment service at ${frame.origin} could not be reached`);
       }, 0);
     });
   }
 
   #onMessage = (event: MessageEvent): void => {
-    const frame = this.#delegate.frame();
-    if (frame === null || frame.result) return;
-    const source = this.#delegate.frameWindow();
-    if (source === null || event.source === null || event.source !== source) return;
-    if (!this.#delegate.acceptedOrigins().has(event.origin)) return;
+    const frame = this.frame;
+    const source = this.#iframe?.contentWindow;
+    if (frame === null || frame.result || source == null || event.source !== source) return;
+    if (!acceptedOrigins(this.#host.allowedOrigins).has(event.origin)) return;
     const message = parseResult(event.data);
     if (message === null) return;
     frame.result = true;
     this.stop();
-    this.#delegate.result(frame, message.status);
+    this.#on.result(message.status);
   };
 
   #onCspViolation = (event: SecurityPolicyViolationEvent): void => {
-    const frame = this.#delegate.frame();
-    if (frame !== null && event.effectiveDirective === 'connect-src' && httpOrigin(event.blockedURI) === frame.origin) {
-      this.#connectBlocked = true;
-    }
-    if (frame === null || frame.ready || !FRAME_DIRECTIVE.test(event.effectiveDirective)) return;
-    if (httpOrigin(event.blockedURI) !== frame.origin) return;
+    const frame = this.frame;
+    const directive = event.effectiveDirective;
+    if (frame === null || httpOrigin(event.blockedURI) !== frame.origin) return;
+    if (directive === 'connect-src') this.#connectBlocked = true;
+    if (frame.ready || !FRAME_DIRECTIVE.test(directive)) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.stop();
-    this.#delegate.blocked(
-      frame,
-      `the page's CSP (${event.violatedDirective}) blocked the payment form: add ${frame.origin} to frame-src`,
-    );
+    this.#fail(frame, 'csp-blocked', `the page's CSP (${event.violatedDirective}) blocked the payment form: add ${frame.origin} to frame-src`);
   };
 }
 

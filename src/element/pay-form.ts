@@ -1,11 +1,10 @@
 // The <pay-form> element. Registration lives in pay-form-define.ts so `pay-form/element` can export
 // the class without defining a tag.
 import type { PropertyValues } from '@lit/reactive-element';
-import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_FAIL, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT } from './events.js';
-import { PAY_FORM_SETTLED, PAY_FORM_SUCCESS } from './events.js';
+import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SETTLED } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
-import { FrameWatchController, acceptedOrigins, type Frame } from './frame-watch-controller.js';
+import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, warmFrame } from './pay-form.dom.js';
@@ -48,32 +47,27 @@ export class PayForm extends PayFormProperties {
   static override styles = styles;
 
   #state: PayFormState = 'idle';
-  #frame: Frame | null = null;
   #frameIds = 0;
   #needsRun = false;
-  /** The frame in the shadow root and its nodes; differs from #frame until the next update. */
+  /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
   #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail('token-request-failed', message),
   });
   readonly #watch = new FrameWatchController(this, {
-    frame: () => this.#frame,
-    frameWindow: () => this.#shown?.iframe.contentWindow ?? null,
-    acceptedOrigins: () => acceptedOrigins(this.allowedOrigins),
-    result: (_frame, status) => {
+    result: (status) => {
       this.#setState(status);
-      if (status === 'success') this.#emit(PAY_FORM_SUCCESS, { status: 'success' });
-      else this.#emit(PAY_FORM_FAIL, { status: 'fail' });
+      this.#emit(`pay-form-${status}`, { status });
       // The framed result is the browser's word: ask the merchant's backend for the verified one.
       this.#askSettled(true);
     },
-    blocked: (_frame, message) => {
+    failed: (frame, code, message) => {
       this.#removeFrame();
-      this.#fail('csp-blocked', message);
+      this.#fail(code, message);
+      // A blocked frame would be blocked again; a slow or unreachable one may still open as a page.
+      if (code !== 'csp-blocked' && this.redirectOnTimeout) this.#navigate(frame.url);
     },
-    loadTimeout: (frame, ms) => this.#frameFailed(frame, 'load-timeout', `the payment form did not load within ${ms} ms`),
-    unreachable: (frame) => this.#frameFailed(frame, 'service-unreachable', `the payment service at ${frame.origin} could not be reached`),
   });
 
   readonly #settle = new SettleController(this, {
@@ -143,7 +137,7 @@ export class PayForm extends PayFormProperties {
   /** Puts the current frame in the shadow root: a new frame gets new nodes, the one on show its new title and sandbox. */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
-    const frame = this.#frame;
+    const frame = this.#watch.frame;
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
     const shown = this.#shown;
     if (shown !== null && shown.frame === frame) {
@@ -164,6 +158,7 @@ export class PayForm extends PayFormProperties {
         : createModal(title, iframe, { cancel: this.#onDialogCancel, close: this.#onDialogClose, dismiss: () => this.#dismiss('user') });
     this.#shown = { frame, node, iframe };
     this.renderRoot.append(node);
+    this.#watch.shown(frame, iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
@@ -214,7 +209,6 @@ export class PayForm extends PayFormProperties {
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
     const frame: Frame = { id: ++this.#frameIds, url, origin: base.value.origin, display, ready: false, result: false };
-    this.#frame = frame;
     this.#watch.watch(frame, this.#loadTimeoutMs());
     this.requestUpdate();
   }
@@ -226,13 +220,6 @@ export class PayForm extends PayFormProperties {
   /** Asks status-url, when set, for order-ref's verified status; `again` after a new framed result. */
   #askSettled(again: boolean): void {
     if (this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
-  }
-
-  /** The frame will not show the form: remove it, say why, and fall back to a redirect when asked to. */
-  #frameFailed(frame: Frame, code: ElementErrorCode, message: string): void {
-    this.#removeFrame();
-    this.#fail(code, message);
-    if (this.redirectOnTimeout) this.#navigate(frame.url);
   }
 
   #onFrameLoad(frame: Frame): void {
@@ -248,14 +235,14 @@ export class PayForm extends PayFormProperties {
 
   #onDialogClose = (): void => {
     // The browser may close a modal on its own (a repeated Escape): treat it as the user's dismissal.
-    if (this.#frame?.display === 'modal') this.#dismiss('user');
+    if (this.#watch.frame?.display === 'modal') this.#dismiss('user');
   };
 
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;
     // A result, once reached, stays: closing then only removes the form (the return page).
     const result = state === 'success' || state === 'fail' ? state : null;
-    if (result === null ? state !== 'loading' && state !== 'open' : this.#frame === null) return;
+    if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
     if (this.#token.status === 'pending') this.#token.stop();
     this.#removeFrame();
     if (result === null) this.#setState('closed');
@@ -263,10 +250,10 @@ export class PayForm extends PayFormProperties {
   }
 
   #removeFrame(): void {
-    this.#watch.stop();
-    const frame = this.#frame;
-    if (frame === null) return;
-    this.#frame = null;
+    const watch = this.#watch;
+    watch.stop();
+    if (watch.frame === null) return;
+    watch.frame = null;
     const dialog = this.#shown?.node;
     if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
     this.requestUpdate();
