@@ -5,9 +5,8 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 import { httpOrigin } from '../service/form-url.js';
 import { parseResult, type ResultStatus } from './result.js';
 
-/** One framed form: a new id per open, so a late event of an old frame is never taken for the new one. */
+/** One framed form: a new object per open, so a late event of an old frame is never taken for the new one. */
 export interface Frame {
-  id: number;
   url: string;
   /** The form URL's origin, known from the base URL's check. */
   origin: string;

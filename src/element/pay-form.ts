@@ -7,7 +7,7 @@ import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked }
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { createFrame, createModal, warmFrame } from './pay-form.dom.js';
+import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
@@ -47,13 +47,12 @@ export class PayForm extends PayFormProperties {
   static override styles = styles;
 
   #state: PayFormState = 'idle';
-  #frameIds = 0;
   #needsRun = false;
   /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
   #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
-    failed: (message) => this.#fail('token-request-failed', message),
+    failed: (message) => this.#fail({ code: 'token-request-failed', message }),
   });
   readonly #watch = new FrameWatchController(this, {
     result: (status) => {
@@ -64,7 +63,7 @@ export class PayForm extends PayFormProperties {
     },
     failed: (frame, code, message) => {
       this.#removeFrame();
-      this.#fail(code, message);
+      this.#fail({ code, message });
       // A blocked frame would be blocked again; a slow or unreachable one may still open as a page.
       if (code !== 'csp-blocked' && this.redirectOnTimeout) this.#navigate(frame.url);
     },
@@ -134,34 +133,35 @@ export class PayForm extends PayFormProperties {
     }
   }
 
-  /** Puts the current frame in the shadow root: a new frame gets new nodes, the one on show its new title and sandbox. */
+  /** Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current title and sandbox. */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     const frame = this.#watch.frame;
-    const title = this.frameTitle || DEFAULT_FRAME_TITLE;
-    const shown = this.#shown;
-    if (shown !== null && shown.frame === frame) {
-      const { iframe, node } = shown;
-      iframe.title = title;
-      if (this.frameSandbox == null) iframe.removeAttribute('sandbox');
-      else iframe.setAttribute('sandbox', this.frameSandbox);
-      if (node !== iframe) node.setAttribute('aria-label', title);
-      return;
+    let shown = this.#shown;
+    const isNew = shown?.frame !== frame;
+    if (isNew) {
+      shown?.node.remove();
+      shown = this.#shown = frame && this.#nodes(frame);
     }
-    shown?.node.remove();
-    this.#shown = null;
-    if (frame === null) return;
-    const iframe = createFrame(frame.url, this.frameSandbox, title, () => this.#onFrameLoad(frame));
-    const node =
-      frame.display === 'inline'
-        ? iframe
-        : createModal(title, iframe, { cancel: this.#onDialogCancel, close: this.#onDialogClose, dismiss: () => this.#dismiss('user') });
-    this.#shown = { frame, node, iframe };
+    if (!shown) return;
+    const { frame: showing, iframe, node } = shown;
+    const title = this.frameTitle || DEFAULT_FRAME_TITLE;
+    // Set before the iframe is inserted, so before it starts loading.
+    setAttributes(iframe, { title, sandbox: this.frameSandbox });
+    if (node !== iframe) setAttributes(node, { 'aria-label': title });
+    if (!isNew) return;
     this.renderRoot.append(node);
-    this.#watch.shown(frame, iframe);
+    this.#watch.shown(showing, iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
+  }
+
+  #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
+    const iframe = createFrame(frame.url, () => this.#onFrameLoad(frame));
+    // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
+    const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
+    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, dismiss) };
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -178,7 +178,7 @@ export class PayForm extends PayFormProperties {
     if (token !== null) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
-      if (base !== null && !base.ok) return this.#fail(base.code, base.message);
+      if (base !== null && !base.ok) return this.#fail(base);
       this.#setState('loading');
       return this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
     }
@@ -193,23 +193,22 @@ export class PayForm extends PayFormProperties {
 
   #redirectTo(raw: string): void {
     const checked = checkRedirectUrl(raw);
-    if (!checked.ok) return this.#fail(checked.code, checked.message);
+    if (!checked.ok) return this.#fail(checked);
     this.#navigate(checked.value);
   }
 
   #openKey(base: Checked<BaseUrl> | null, key: string): void {
     // No base URL yet means "wait", like no key: the attribute may still be on its way.
     if (base === null) return this.#setState('idle');
-    if (!base.ok) return this.#fail(base.code, base.message);
+    if (!base.ok) return this.#fail(base);
     const checked = formUrlAt(base.value, key);
-    if (!checked.ok) return this.#fail(checked.code, checked.message);
+    if (!checked.ok) return this.#fail(checked);
     const url = checked.value;
     const display = DISPLAYS.includes(this.display) ? this.display : 'inline';
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
-    const frame: Frame = { id: ++this.#frameIds, url, origin: base.value.origin, display, ready: false, result: false };
-    this.#watch.watch(frame, this.#loadTimeoutMs());
+    this.#watch.watch({ url, origin: base.value.origin, display, ready: false, result: false }, this.#loadTimeoutMs());
     this.requestUpdate();
   }
 
@@ -227,16 +226,6 @@ export class PayForm extends PayFormProperties {
     if (!frame.result) this.#setState('open');
     this.#emit(PAY_FORM_READY, { url: frame.url });
   }
-
-  #onDialogCancel = (event: Event): void => {
-    event.preventDefault();
-    this.#dismiss('user');
-  };
-
-  #onDialogClose = (): void => {
-    // The browser may close a modal on its own (a repeated Escape): treat it as the user's dismissal.
-    if (this.#watch.frame?.display === 'modal') this.#dismiss('user');
-  };
 
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;
@@ -269,7 +258,8 @@ export class PayForm extends PayFormProperties {
     window.location.assign(url);
   }
 
-  #fail(code: ElementErrorCode, message: string): void {
+  /** Reports a refusal or a failure as pay-form-error (only its code and message). */
+  #fail({ code, message }: { code: ElementErrorCode; message: string }): void {
     this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }
