@@ -19,16 +19,10 @@ export interface SettleCallbacks {
   failed(code: SettleErrorCode, message: string): void;
 }
 
-/** `{ status, invoice_id }` with two non-empty strings, or null. Only these two fields go on. */
-function parseSettled(text: string): PayFormSettledDetail | null {
-  try {
-    // Read as text and parsed as JSON only: the answer never reaches the DOM.
-    const { status, invoice_id } = JSON.parse(text) as { status?: unknown; invoice_id?: unknown };
-    if (typeof status === 'string' && status !== '' && typeof invoice_id === 'string' && invoice_id !== '') return { status, invoice_id };
-  } catch {
-    // null, a primitive or not JSON: not an answer.
-  }
-  return null;
+/** `{ status, invoice_id }` with two non-empty strings, or null (for null, a primitive, any other shape). Only these two fields go on. */
+function parseSettled(data: unknown): PayFormSettledDetail | null {
+  const { status, invoice_id } = Object(data) as { status?: unknown; invoice_id?: unknown };
+  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? { status, invoice_id } : null;
 }
 
 export class SettleController extends RunController<SettleCallbacks> {
@@ -50,7 +44,7 @@ export class SettleController extends RunController<SettleCallbacks> {
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
     if (url.origin !== origin) return failed('invalid-status-url', `status-url must be on this page's origin (${origin}), not ${url.origin}`);
     // The status endpoint answers 404 without an order reference: say so at once instead of asking.
-    if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so status-url cannot be asked about the order');
+    if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so there is no order to ask status-url about');
     url.searchParams.set('order_ref', orderRef);
     url.hash = '';
     const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no verified status from status-url within ${ms} ms`));
@@ -63,9 +57,11 @@ export class SettleController extends RunController<SettleCallbacks> {
       const began = Date.now();
       let wait = BACKOFF_MS;
       try {
-        const response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' }, signal });
+        // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
+        const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' }, signal });
         const { status } = response;
-        const detail = status === 200 ? parseSettled(await response.text()) : null;
+        // Parsed as JSON only (an unreadable answer is retried): the answer never reaches the DOM.
+        const detail = status === 200 ? parseSettled(await response.json()) : null;
         if (detail !== null) {
           return end(() => {
             this.#settled = true;

@@ -20,11 +20,8 @@ export type FetchToken = (context: FetchTokenContext) => Promise<TokenAnswer>;
  * are present redirect_url wins, as the service's own rule says (docs/service-contract.md, Endpoints).
  */
 export function parseTokenAnswer(data: unknown): TokenAnswer | null {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const { key, redirect_url } = data as { key?: unknown; redirect_url?: unknown };
-  if (typeof redirect_url === 'string') return { redirect_url };
-  if (typeof key === 'string') return { key };
-  return null;
+  const { key, redirect_url } = Object(data) as { key?: unknown; redirect_url?: unknown };
+  return typeof redirect_url === 'string' ? { redirect_url } : typeof key === 'string' ? { key } : null;
 }
 
 /**
@@ -39,8 +36,8 @@ export async function requestToken(fetchToken: FetchToken | null, tokenUrl: stri
     if (fetchToken) data = await fetchToken({ orderRef, signal });
     else {
       const response = await fetch(tokenUrl, {
+        // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
         method: 'POST',
-        credentials: 'same-origin',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
         signal,

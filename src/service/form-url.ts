@@ -16,6 +16,8 @@ export const MAX_KEY_LENGTH = 1024;
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 
 const refuse = <T>(code: UrlErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
+const NOT_A_STRING = 'must be a string';
+const HOLDS_WHITESPACE = 'holds white space or control characters';
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -29,23 +31,21 @@ export function isLoopbackHost(hostname: string): boolean {
  * parsed URL; `javascript:`, `data:`, relative and unparsable strings are refused.
  */
 export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Checked<URL> {
-  if (typeof raw !== 'string') return refuse(code, `${what} must be a string`);
+  const refused = (problem: string) => refuse<URL>(code, `${what} ${problem}`);
+  if (typeof raw !== 'string') return refused(NOT_A_STRING);
   // The URL parser strips leading/trailing C0 and space and drops tabs and newlines anywhere, so a raw
   // string can differ from what it parses to; refusing them keeps header and log injection out.
-  if (WHITESPACE_OR_CONTROL.test(raw)) return refuse(code, `${what} holds white space or control characters`);
+  if (WHITESPACE_OR_CONTROL.test(raw)) return refused(HOLDS_WHITESPACE);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse(code, `${what} is not an absolute URL`);
+    return refused('is not an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return refuse(code, `${what} must use https (or http on a loopback host), not ${url.protocol}`);
-  }
-  if (url.username !== '' || url.password !== '') return refuse(code, `${what} must not carry credentials`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return refuse(code, `${what} uses plain http to ${url.hostname}; only localhost, 127.0.0.0/8 and [::1] may`);
-  }
+  const { protocol, hostname } = url;
+  if (protocol !== 'https:' && protocol !== 'http:') return refused(`must be https, not ${protocol}`);
+  if (url.username || url.password) return refused('must not carry credentials');
+  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`may use plain http only to a loopback host, not ${hostname}`);
   return { ok: true, value: url };
 }
 
@@ -89,13 +89,17 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** A key from obtain_token, refused when it could not be one path segment of the form URL. */
 export function checkKey(raw: unknown): Checked<string> {
-  if (typeof raw !== 'string') return refuse('invalid-key', 'key must be a string');
-  if (raw === '') return refuse('invalid-key', 'key is empty');
-  if (raw === '.' || raw === '..') return refuse('invalid-key', 'key must not be "." or ".."');
-  if (raw.length > MAX_KEY_LENGTH) return refuse('invalid-key', `key is longer than ${MAX_KEY_LENGTH} characters`);
-  if (WHITESPACE_OR_CONTROL.test(raw)) return refuse('invalid-key', 'key holds white space or control characters');
-  if (LONE_SURROGATE.test(raw)) return refuse('invalid-key', 'key is not well-formed Unicode');
-  return { ok: true, value: raw };
+  const problem =
+    typeof raw !== 'string'
+      ? NOT_A_STRING
+      : /^\.{0,2}$/.test(raw)
+        ? 'must not be empty, "." or ".."'
+        : raw.length > MAX_KEY_LENGTH
+          ? `is longer than ${MAX_KEY_LENGTH} characters`
+          : WHITESPACE_OR_CONTROL.test(raw)
+            ? HOLDS_WHITESPACE
+            : LONE_SURROGATE.test(raw) && 'is not well-formed Unicode';
+  return problem ? refuse('invalid-key', `key ${problem}`) : { ok: true, value: raw as string };
 }
 
 /** `{base}/api/jsapi/open/{key}/`, or the refusal of the base URL or the key. */
