@@ -63,7 +63,7 @@ export class FrameWatchController implements ReactiveController {
     this.frame = frame;
     this.#iframe = null;
     this.#timer = setTimeout(() => {
-      if (this.frame === frame && !frame.ready && !frame.result) this.#fail(frame, 'load-timeout', `the payment form did not load within ${ms} ms`);
+      if (this.frame === frame && !frame.ready && !frame.result) this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`);
     }, ms);
   }
 
@@ -109,7 +109,7 @@ export class FrameWatchController implements ReactiveController {
       // The CSP violation event is queued before the rejection settles: look after it has run.
       setTimeout(() => {
         if (probe.signal.aborted || this.#connectBlocked || this.frame !== frame || frame.result) return;
-        this.#fail(frame, 'service-unreachable', `the payment service at ${frame.origin} could not be reached`);
+        this.#fail(frame, 'service-unreachable', `${frame.origin} is unreachable`);
       }, 0);
     });
   }
@@ -118,7 +118,7 @@ export class FrameWatchController implements ReactiveController {
     const frame = this.frame;
     const source = this.#iframe?.contentWindow;
     if (frame === null || frame.result || source == null || event.source !== source) return;
-    if (!acceptedOrigins(this.#host.allowedOrigins).has(event.origin)) return;
+    if (!accepts(this.#host.allowedOrigins, event.origin)) return;
     const message = parseResult(event.data);
     if (message === null) return;
     frame.result = true;
@@ -136,16 +136,12 @@ export class FrameWatchController implements ReactiveController {
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.#fail(frame, 'csp-blocked', `the page's CSP (${event.violatedDirective}) blocked the payment form: add ${frame.origin} to frame-src`);
+    this.#fail(frame, 'csp-blocked', `CSP ${event.violatedDirective} blocked ${frame.origin}: add it to frame-src`);
   };
 }
 
-/** The page's own origin and the valid http(s) origins in allowed-origins (space-separated). */
-export function acceptedOrigins(allowed: string | null): Set<string> {
-  const origins = new Set([window.location.origin]);
-  for (const entry of (allowed ?? '').split(/\s+/)) {
-    const origin = entry === '' ? null : httpOrigin(entry);
-    if (origin !== null) origins.add(origin);
-  }
-  return origins;
+/** Whether a result may come from `origin`: the page's own, or one of the http(s) origins in allowed-origins (space-separated). */
+function accepts(allowed: string | null, origin: string): boolean {
+  // httpOrigin never returns the empty entries of the split, nor anything else that is not an origin.
+  return origin === window.location.origin || (allowed ?? '').split(/\s+/).some((entry) => httpOrigin(entry) === origin);
 }

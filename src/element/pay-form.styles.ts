@@ -10,5 +10,5 @@ iframe{display:block;box-sizing:border-box;width:var(--pay-form-width,100%);heig
 dialog{width:var(--pay-form-dialog-width,min(32rem,calc(100vw - 2rem)));max-height:calc(100dvh - 2rem);padding:0;border:0;border-radius:.5rem;overflow:auto}
 dialog::backdrop{background:var(--pay-form-backdrop,rgb(0 0 0/.5))}
 .bar{position:sticky;top:0;z-index:1;background:inherit;display:flex;justify-content:flex-end;padding:.25rem}
-button{min-width:44px;min-height:44px;font:inherit;font-size:1.5rem;line-height:1;background:transparent;color:#1a1a1a;border:0;border-radius:.25rem;cursor:pointer}
+button{min-width:44px;min-height:44px;font:inherit;font-size:1.5rem;line-height:1;background:none;color:#1a1a1a;border:0;border-radius:.25rem;cursor:pointer}
 button:focus-visible{outline:2px solid #1a56db;outline-offset:2px}`);

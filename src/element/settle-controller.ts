@@ -34,7 +34,6 @@ export class SettleController extends RunController<SettleCallbacks> {
     if (this.running || (this.#settled && !again)) return;
     this.#settled = false;
     const { failed } = this.on;
-    const origin = window.location.origin;
     let url: URL;
     try {
       url = new URL(statusUrl, document.baseURI);
@@ -42,12 +41,12 @@ export class SettleController extends RunController<SettleCallbacks> {
       return failed('invalid-status-url', 'status-url is not a URL');
     }
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-    if (url.origin !== origin) return failed('invalid-status-url', `status-url must be on this page's origin (${origin}), not ${url.origin}`);
+    if (url.origin !== window.location.origin) return failed('invalid-status-url', "status-url is not on this page's origin");
     // The status endpoint answers 404 without an order reference: say so at once instead of asking.
-    if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so there is no order to ask status-url about');
+    if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
     url.searchParams.set('order_ref', orderRef);
     url.hash = '';
-    const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no verified status from status-url within ${ms} ms`));
+    const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
     void this.#ask(url, signal, end);
   }
 

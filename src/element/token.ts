@@ -49,7 +49,7 @@ export async function requestToken(fetchToken: FetchToken | null, tokenUrl: stri
     throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const answer = parseTokenAnswer(data);
-  if (answer === null) throw new Error(`${source} answered neither { key } nor { redirect_url }`);
+  if (answer === null) throw new Error(`${source} gave neither key nor redirect_url`);
   return answer;
 }
 
@@ -70,7 +70,7 @@ export class TokenController extends RunController<TokenCallbacks> {
       this.on.failed(message);
     };
     // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
-    const { signal, end } = this.begin(ms, failed(`the token request got no answer within ${ms} ms`));
+    const { signal, end } = this.begin(ms, failed(`no token in ${ms} ms`));
     this.status = 'pending';
     requestToken(fetchToken, tokenUrl ?? '', orderRef, signal).then(
       (answer) =>

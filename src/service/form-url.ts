@@ -17,7 +17,7 @@ const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 
 const refuse = <T>(code: UrlErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
 const NOT_A_STRING = 'must be a string';
-const HOLDS_WHITESPACE = 'holds white space or control characters';
+const HOLDS_WHITESPACE = 'holds white space or a control character';
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -44,8 +44,8 @@ export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Ch
   }
   const { protocol, hostname } = url;
   if (protocol !== 'https:' && protocol !== 'http:') return refused(`must be https, not ${protocol}`);
-  if (url.username || url.password) return refused('must not carry credentials');
-  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`may use plain http only to a loopback host, not ${hostname}`);
+  if (url.username || url.password) return refused('carries credentials');
+  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`uses plain http to ${hostname}, not a loopback host`);
   return { ok: true, value: url };
 }
 
@@ -62,13 +62,13 @@ export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
   const url = checked.value;
   // The form path is appended to the base path: a query or fragment would end up in front of it.
   if (url.search !== '' || url.hash !== '') {
-    return refuse('invalid-base-url', 'base-url must not have a query or a fragment');
+    return refuse('invalid-base-url', 'base-url has a query or a fragment');
   }
   // Found by the URL property tests: Node 20's URL parser can leave a dot segment in a parsed path
   // ("/a/.~/." stays) that a later parse of the form URL removes, moving the form out of its path.
   // A correct parser never leaves one, so any that remains is refused here, with the base URL's code.
-  if (url.pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) {
-    return refuse('invalid-base-url', 'base-url path must not hold "." or ".." segments');
+  if (/\/(\.|%2e){1,2}(\/|$)/i.test(url.pathname)) {
+    return refuse('invalid-base-url', 'base-url has a dot segment');
   }
   return { ok: true, value: { value: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, origin: url.origin } };
 }
@@ -93,9 +93,9 @@ export function checkKey(raw: unknown): Checked<string> {
     typeof raw !== 'string'
       ? NOT_A_STRING
       : /^\.{0,2}$/.test(raw)
-        ? 'must not be empty, "." or ".."'
+        ? 'is empty, "." or ".."'
         : raw.length > MAX_KEY_LENGTH
-          ? `is longer than ${MAX_KEY_LENGTH} characters`
+          ? `is over ${MAX_KEY_LENGTH} characters`
           : WHITESPACE_OR_CONTROL.test(raw)
             ? HOLDS_WHITESPACE
             : LONE_SURROGATE.test(raw) && 'is not well-formed Unicode';
@@ -117,7 +117,7 @@ export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
   const built = new URL(expected).href;
   // A belt to the braces above: whatever the parser did, the form stays under the open-form path.
   if (!built.startsWith(prefix) || built !== expected) {
-    return refuse('invalid-key', 'key would leave the open-form path');
+    return refuse('invalid-key', 'key leaves the open-form path');
   }
   return { ok: true, value: built };
 }
