@@ -29,6 +29,10 @@ export type FrameWatchHost = ReactiveControllerHost & HTMLElement & { allowedOri
 
 const FRAME_DIRECTIVE = /^(frame|child|default)-src$/;
 
+/**
+ * Every check is tied to its frame object and does nothing once that frame is no longer on show or
+ * has its result, so nothing needs cancelling when the host removes a frame or shows a new one.
+ */
 export class FrameWatchController implements ReactiveController {
   /** The frame on show, or null: set by watch(), set back to null by the host when it removes the frame. */
   frame: Frame | null = null;
@@ -36,9 +40,8 @@ export class FrameWatchController implements ReactiveController {
   readonly #on: FrameWatchCallbacks;
   /** The frame's iframe once in the document: its window is the only source a result may come from. */
   #iframe: HTMLIFrameElement | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #probe: AbortController | undefined;
-  #connectBlocked = false;
+  /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
+  #blind = false;
 
   constructor(host: FrameWatchHost, on: FrameWatchCallbacks) {
     this.#host = host;
@@ -47,97 +50,73 @@ export class FrameWatchController implements ReactiveController {
   }
 
   hostConnected(): void {
-    window.addEventListener('message', this.#onMessage);
-    document.addEventListener('securitypolicyviolation', this.#onCspViolation);
+    window.addEventListener('message', this);
+    document.addEventListener('securitypolicyviolation', this);
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('message', this.#onMessage);
-    document.removeEventListener('securitypolicyviolation', this.#onCspViolation);
-    this.stop();
+    window.removeEventListener('message', this);
+    document.removeEventListener('securitypolicyviolation', this);
   }
 
   /** Shows a new frame: starts its load time limit; its reachability check waits until it is in the document. */
   watch(frame: Frame, ms: number): void {
-    this.stop();
     this.frame = frame;
     this.#iframe = null;
-    this.#timer = setTimeout(() => {
-      if (this.frame === frame && !frame.ready && !frame.result) this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`);
-    }, ms);
-  }
-
-  /** The frame's iframe is in the document (so the form's request went first): check that the service answers. */
-  shown(frame: Frame, iframe: HTMLIFrameElement): void {
-    this.#iframe = iframe;
-    this.#probeService(frame);
-  }
-
-  /** The frame fired load: true the first time only, since later loads are the form navigating on. */
-  loaded(frame: Frame): boolean {
-    if (this.frame !== frame || frame.ready) return false;
-    frame.ready = true;
-    // Only the timer: Chromium fires load for its own error page too, so the check goes on.
-    clearTimeout(this.#timer);
-    return true;
-  }
-
-  stop(): void {
-    clearTimeout(this.#timer);
-    this.#probe?.abort();
-    this.#probe = undefined;
-  }
-
-  #fail(frame: Frame, code: FrameErrorCode, message: string): void {
-    this.stop();
-    this.#on.failed(frame, code, message);
+    this.#blind = false;
+    setTimeout(() => this.#check(frame, !frame.ready, 'load-timeout', `the form did not load in ${ms} ms`), ms);
   }
 
   /**
-   * A frame at a closed port or an unknown host shows the browser's error page and fires load, so
-   * the frame cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never
+   * The frame's iframe is in the document (so the form's request went first): check that the service
+   * answers. A frame at a closed port or an unknown host shows the browser's error page and fires load,
+   * so the frame cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never
    * sent twice) fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable.
    * A page whose CSP connect-src leaves out the service makes the check fail too: that violation
    * marks the check as blind and nothing is reported (docs/element.md, Error codes).
    */
-  #probeService(frame: Frame): void {
-    const probe = new AbortController();
-    this.#probe = probe;
-    this.#connectBlocked = false;
-    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', signal: probe.signal };
+  shown(frame: Frame, iframe: HTMLIFrameElement): void {
+    this.#iframe = iframe;
+    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
     fetch(`${frame.origin}/`, init).catch(() => {
       // The CSP violation event is queued before the rejection settles: look after it has run.
-      setTimeout(() => {
-        if (probe.signal.aborted || this.#connectBlocked || this.frame !== frame || frame.result) return;
-        this.#fail(frame, 'service-unreachable', `${frame.origin} is unreachable`);
-      }, 0);
+      setTimeout(() => this.#check(frame, !this.#blind, 'service-unreachable', `${frame.origin} is unreachable`));
     });
   }
 
-  #onMessage = (event: MessageEvent): void => {
-    const frame = this.frame;
-    const source = this.#iframe?.contentWindow;
-    if (frame === null || frame.result || source == null || event.source !== source) return;
-    if (!accepts(this.#host.allowedOrigins, event.origin)) return;
-    const message = parseResult(event.data);
-    if (message === null) return;
-    frame.result = true;
-    this.stop();
-    this.#on.result(message.status);
-  };
+  /** The frame fired load: true the first time only, since later loads are the form navigating on. */
+  loaded(frame: Frame): boolean {
+    // Chromium fires load for its own error page too, so the reachability check goes on.
+    if (this.frame !== frame || frame.ready) return false;
+    return (frame.ready = true);
+  }
 
-  #onCspViolation = (event: SecurityPolicyViolationEvent): void => {
+  /** Reports a failure of the frame on show when `failed` holds and no result has come. */
+  #check(frame: Frame, failed: boolean, code: FrameErrorCode, message: string): void {
+    if (failed && this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
+  }
+
+  handleEvent(event: Event): void {
     const frame = this.frame;
-    const directive = event.effectiveDirective;
-    if (frame === null || httpOrigin(event.blockedURI) !== frame.origin) return;
-    if (directive === 'connect-src') this.#connectBlocked = true;
-    if (frame.ready || !FRAME_DIRECTIVE.test(directive)) return;
+    if (frame === null) return;
+    if (event instanceof MessageEvent) {
+      const source = this.#iframe?.contentWindow;
+      if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
+      const message = parseResult(event.data);
+      if (message === null) return;
+      frame.result = true;
+      return this.#on.result(message.status);
+    }
+    const { effectiveDirective, blockedURI, violatedDirective } = event as SecurityPolicyViolationEvent;
+    if (httpOrigin(blockedURI) !== frame.origin) return;
+    if (effectiveDirective === 'connect-src') this.#blind = true;
+    if (frame.ready || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.#fail(frame, 'csp-blocked', `CSP ${event.violatedDirective} blocked ${frame.origin}: add it to frame-src`);
-  };
+    this.#check(frame, true, 'csp-blocked', `CSP ${violatedDirective} blocked ${frame.origin}: add it to frame-src`);
+  }
 }
 
 /** Whether a result may come from `origin`: the page's own, or one of the http(s) origins in allowed-origins (space-separated). */

@@ -240,7 +240,6 @@ export class PayForm extends PayFormProperties {
 
   #removeFrame(): void {
     const watch = this.#watch;
-    watch.stop();
     if (watch.frame === null) return;
     watch.frame = null;
     const dialog = this.#shown?.node;
