@@ -14,7 +14,7 @@ export function setAttributes(node: Element, attributes: Attributes): void {
   }
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: Node[]): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   setAttributes(node, attributes);
   node.append(...children);
@@ -33,7 +33,7 @@ export function createModal(iframe: HTMLIFrameElement, dismiss: () => void): HTM
   const button = element(
     'button',
     { part: 'close-button', type: 'button', 'aria-label': 'Close' },
-    element('span', { 'aria-hidden': 'true' }, document.createTextNode('×')),
+    element('span', { 'aria-hidden': 'true' }, '×'),
   );
   button.onclick = dismiss;
   const dialog = element('dialog', { part: 'dialog' }, element('div', { class: 'bar' }, button), iframe);

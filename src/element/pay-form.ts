@@ -71,11 +71,7 @@ export class PayForm extends PayFormProperties {
 
   readonly #settle = new SettleController(this, {
     settled: (detail) => this.#emit(PAY_FORM_SETTLED, detail),
-    failed: (code, message) => {
-      // A result already reached stays the state; only the missing confirmation is reported.
-      if (this.#state !== 'success' && this.#state !== 'fail') this.#setState('error');
-      this.#emit(PAY_FORM_ERROR, { code, message });
-    },
+    failed: (code, message) => this.#fail({ code, message }, true),
   });
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
@@ -254,12 +250,15 @@ export class PayForm extends PayFormProperties {
       return;
     }
     this.#setState('loading');
-    window.location.assign(url);
+    location.assign(url);
   }
 
-  /** Reports a refusal or a failure as pay-form-error (only its code and message). */
-  #fail({ code, message }: { code: ElementErrorCode; message: string }): void {
-    this.#setState('error');
+  /**
+   * Reports a refusal or a failure as pay-form-error (only its code and message). `keepResult` when
+   * only the verified status is missing: a result already reached then stays the state.
+   */
+  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
+    if (!keepResult || (this.#state !== 'success' && this.#state !== 'fail')) this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }
 

@@ -7,8 +7,8 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 export type EndRun = (report: () => void) => void;
 
 export class RunController<Callbacks> implements ReactiveController {
-  /** Ends the current run, aborting its signal when asked to. */
-  #finish: ((abort: boolean) => void) | null = null;
+  /** The current run: aborted when cut short, null once it has ended. */
+  #run: AbortController | null = null;
 
   constructor(
     host: ReactiveControllerHost,
@@ -18,7 +18,7 @@ export class RunController<Callbacks> implements ReactiveController {
   }
 
   get running(): boolean {
-    return this.#finish !== null;
+    return this.#run !== null;
   }
 
   hostDisconnected(): void {
@@ -28,23 +28,22 @@ export class RunController<Callbacks> implements ReactiveController {
   /** Stops any run and starts one that reports `timedOut`, its signal aborted, unless it ends within `ms`. */
   protected begin(ms: number, timedOut: () => void): { signal: AbortSignal; end: EndRun } {
     this.stop();
-    const controller = new AbortController();
-    const timer = setTimeout(() => end(timedOut, true), ms);
-    const finish = (abort: boolean) => (clearTimeout(timer), abort && controller.abort());
+    const run = (this.#run = new AbortController());
     // An answer ends the run without aborting: the signal is only for what was cut short.
     const end = (report: () => void, abort = false) => {
-      if (this.#finish !== finish) return;
-      this.#finish = null;
-      finish(abort);
+      if (this.#run !== run) return;
+      this.#run = null;
+      if (abort) run.abort();
       report();
     };
-    this.#finish = finish;
-    return { signal: controller.signal, end };
+    // Left to fire after an earlier end: it then finds its run over and does nothing.
+    setTimeout(() => end(timedOut, true), ms);
+    return { signal: run.signal, end };
   }
 
   /** Ends the current run, aborting it; what it reports later is ignored. */
   stop(): void {
-    this.#finish?.(true);
-    this.#finish = null;
+    this.#run?.abort();
+    this.#run = null;
   }
 }

@@ -41,7 +41,7 @@ export class SettleController extends RunController<SettleCallbacks> {
       return failed('invalid-status-url', 'status-url is not a URL');
     }
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-    if (url.origin !== window.location.origin) return failed('invalid-status-url', "status-url is not on this page's origin");
+    if (url.origin !== location.origin) return failed('invalid-status-url', "status-url is not on this page's origin");
     // The status endpoint answers 404 without an order reference: say so at once instead of asking.
     if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
     url.searchParams.set('order_ref', orderRef);

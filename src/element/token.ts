@@ -46,7 +46,8 @@ export async function requestToken(fetchToken: FetchToken | null, tokenUrl: stri
       data = await response.json();
     }
   } catch (error) {
-    throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
+    // An Error's message, or whatever else was thrown as text.
+    throw new Error(`${source} failed: ${(error as Error | null)?.message ?? error}`);
   }
   const answer = parseTokenAnswer(data);
   if (answer === null) throw new Error(`${source} gave neither key nor redirect_url`);

@@ -85,7 +85,8 @@ export function checkRedirectUrl(raw: unknown): Checked<string> {
   return checked.ok ? { ok: true, value: checked.value.href } : checked;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Read code point by code point (the u flag), a surrogate pair is one character; only a lone surrogate is Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A key from obtain_token, refused when it could not be one path segment of the form URL. */
 export function checkKey(raw: unknown): Checked<string> {
