@@ -11,8 +11,10 @@ export interface Frame {
   /** The form URL's origin, known from the base URL's check. */
   origin: string;
   display: 'inline' | 'modal';
-  ready: boolean;
-  result: boolean;
+  /** It fired load. */
+  ready?: boolean;
+  /** A result message came from it. */
+  result?: boolean;
 }
 
 export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachable';

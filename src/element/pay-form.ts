@@ -204,7 +204,7 @@ export class PayForm extends PayFormProperties {
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
-    this.#watch.watch({ url, origin: base.value.origin, display, ready: false, result: false }, this.#loadTimeoutMs());
+    this.#watch.watch({ url, origin: base.value.origin, display }, this.#loadTimeoutMs());
     this.requestUpdate();
   }
 

@@ -3,7 +3,7 @@
 // http(s) rule here. Expected refusals come back as values, not exceptions, so the element can turn
 // each one into a pay-form-error with its code and the server into a typed error.
 import type { UrlErrorCode } from './error-codes.js';
-import { OPEN_FORM_PATH, openFormPath } from './paths.js';
+import { openFormPath } from './paths.js';
 
 export { OPEN_FORM_PATH, encodeKeySegment } from './paths.js';
 
@@ -17,6 +17,7 @@ const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 
 const refuse = <T>(code: UrlErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
 const NOT_A_STRING = 'must be a string';
+const HTTP = /^https?:$/;
 const HOLDS_WHITESPACE = 'holds white space or a control character';
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
@@ -43,7 +44,7 @@ export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Ch
     return refused('is not an absolute URL');
   }
   const { protocol, hostname } = url;
-  if (protocol !== 'https:' && protocol !== 'http:') return refused(`must be https, not ${protocol}`);
+  if (!HTTP.test(protocol)) return refused(`must be https, not ${protocol}`);
   if (url.username || url.password) return refused('carries credentials');
   if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`uses plain http to ${hostname}, not a loopback host`);
   return { ok: true, value: url };
@@ -113,21 +114,17 @@ export function openFormUrl(base: unknown, key: unknown): Checked<string> {
 export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
   const checkedKey = checkKey(key);
   if (!checkedKey.ok) return checkedKey;
-  const prefix = `${base.value}${OPEN_FORM_PATH}`;
   const expected = openFormPath(base.value, checkedKey.value);
-  const built = new URL(expected).href;
-  // A belt to the braces above: whatever the parser did, the form stays under the open-form path.
-  if (!built.startsWith(prefix) || built !== expected) {
-    return refuse('invalid-key', 'key leaves the open-form path');
-  }
-  return { ok: true, value: built };
+  // A belt to the braces above: the parser must give back exactly `{base}/api/jsapi/open/{key}/`
+  // (which starts with the open-form path), whatever it would otherwise have made of it.
+  return new URL(expected).href === expected ? { ok: true, value: expected } : refuse('invalid-key', 'key leaves the open-form path');
 }
 
 /** The origin of an absolute http(s) URL, or null for anything else (including "*" and opaque origins). */
 export function httpOrigin(value: string): string | null {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+    return HTTP.test(url.protocol) ? url.origin : null;
   } catch {
     return null;
   }
