@@ -109,7 +109,7 @@ export class FrameWatchController implements ReactiveController {
       frame.result = true;
       return this.#on.result(message.status);
     }
-    const { effectiveDirective, blockedURI, violatedDirective } = event as SecurityPolicyViolationEvent;
+    const { effectiveDirective, blockedURI } = event as SecurityPolicyViolationEvent;
     if (httpOrigin(blockedURI) !== frame.origin) return;
     if (effectiveDirective === 'connect-src') this.#blind = true;
     if (frame.ready || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
@@ -117,7 +117,7 @@ export class FrameWatchController implements ReactiveController {
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.#check(frame, true, 'csp-blocked', `CSP ${violatedDirective} blocked ${frame.origin}: add it to frame-src`);
+    this.#check(frame, true, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
   }
 }
 

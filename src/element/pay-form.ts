@@ -171,7 +171,7 @@ export class PayForm extends PayFormProperties {
     const token = this.#token.status;
     if (token === 'pending') return this.#setState('loading');
     if (token === 'failed') return this.#setState('error');
-    if (token !== null) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
+    if (token) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
       if (base !== null && !base.ok) return this.#fail(base);

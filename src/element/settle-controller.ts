@@ -44,8 +44,8 @@ export class SettleController extends RunController<SettleCallbacks> {
     if (url.origin !== location.origin) return failed('invalid-status-url', "status-url is not on this page's origin");
     // The status endpoint answers 404 without an order reference: say so at once instead of asking.
     if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
+    // A fragment in status-url stays out: fetch never sends one.
     url.searchParams.set('order_ref', orderRef);
-    url.hash = '';
     const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
     void this.#ask(url, signal, end);
   }

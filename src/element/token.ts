@@ -62,8 +62,8 @@ export interface TokenCallbacks {
 }
 
 export class TokenController extends RunController<TokenCallbacks> {
-  /** null until asked, then `pending`, the answer, or `failed`. */
-  status: TokenAnswer | 'pending' | 'failed' | null = null;
+  /** Unset until asked, then `pending`, the answer, or `failed`. */
+  declare status?: TokenAnswer | 'pending' | 'failed';
 
   request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): void {
     const failed = (message: string) => () => {
@@ -86,6 +86,6 @@ export class TokenController extends RunController<TokenCallbacks> {
   /** Aborts a pending request and drops any answer: the next decision asks again (a new connection is a new checkout). */
   override stop(): void {
     super.stop();
-    this.status = null;
+    this.status = undefined;
   }
 }
