@@ -243,14 +243,12 @@ export class PayForm extends PayFormProperties {
     this.requestUpdate();
   }
 
+  /** Fires pay-form-redirect and, unless it is cancelled, sends the page to `url`. */
   #navigate(url: string): void {
-    const proceed = this.#emit(PAY_FORM_REDIRECT, { url }, true);
-    if (!proceed) {
-      if (this.#state === 'loading') this.#setState('idle');
-      return;
-    }
-    this.#setState('loading');
-    location.assign(url);
+    if (this.#emit(PAY_FORM_REDIRECT, { url }, true)) {
+      this.#setState('loading');
+      location.assign(url);
+    } else if (this.#state === 'loading') this.#setState('idle');
   }
 
   /**
