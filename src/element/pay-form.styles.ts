@@ -7,7 +7,7 @@ import { unsafeCSS } from '@lit/reactive-element';
 
 export const styles = unsafeCSS(`:host{display:block}:host([hidden]){display:none}
 iframe{display:block;box-sizing:border-box;width:var(--pay-form-width,100%);height:var(--pay-form-height,640px);border:var(--pay-form-border,0)}
-dialog{width:var(--pay-form-dialog-width,min(32rem,calc(100vw - 2rem)));max-height:calc(100dvh - 2rem);padding:0;border:0;border-radius:.5rem;overflow:auto}
+dialog{width:var(--pay-form-dialog-width,min(32rem,100vw - 2rem));max-height:calc(100dvh - 2rem);padding:0;border:0;border-radius:.5rem;overflow:auto}
 dialog::backdrop{background:var(--pay-form-backdrop,rgb(0 0 0/.5))}
 .bar{position:sticky;top:0;z-index:1;background:inherit;display:flex;justify-content:flex-end;padding:.25rem}
 button{min-width:44px;min-height:44px;font:inherit;font-size:1.5rem;line-height:1;background:none;color:#1a1a1a;border:0;border-radius:.25rem;cursor:pointer}

@@ -17,7 +17,6 @@ export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 /** Properties whose change means "a different form": the element decides again what to show. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
 const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
-const DISPLAYS: readonly PayFormDisplay[] = ['inline', 'modal', 'redirect'];
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -200,7 +199,7 @@ export class PayForm extends PayFormProperties {
     const checked = formUrlAt(base.value, key);
     if (!checked.ok) return this.#fail(checked);
     const url = checked.value;
-    const display = DISPLAYS.includes(this.display) ? this.display : 'inline';
+    const display: PayFormDisplay = this.display === 'modal' || this.display === 'redirect' ? this.display : 'inline';
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
