@@ -175,9 +175,8 @@ export class PayForm extends PayFormProperties {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
       if (base !== null && !base.ok) return this.#fail(base);
       this.#setState('loading');
-      return this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
-    }
-    this.#setState('idle');
+      void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
+    } else this.#setState('idle');
   }
 
   /** Preconnects to the service and, while the key is still on its way, warms the frame's code once. */

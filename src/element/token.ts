@@ -24,36 +24,6 @@ export function parseTokenAnswer(data: unknown): TokenAnswer | null {
   return typeof redirect_url === 'string' ? { redirect_url } : typeof key === 'string' ? { key } : null;
 }
 
-/**
- * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
- * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer or a bad
- * shape all reject with an Error whose message says which.
- */
-export async function requestToken(fetchToken: FetchToken | null, tokenUrl: string, orderRef: string | null, signal: AbortSignal): Promise<TokenAnswer> {
-  const source = fetchToken ? 'fetchToken' : 'token-url';
-  let data: unknown;
-  try {
-    if (fetchToken) data = await fetchToken({ orderRef, signal });
-    else {
-      const response = await fetch(tokenUrl, {
-        // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
-        signal,
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      data = await response.json();
-    }
-  } catch (error) {
-    // An Error's message, or whatever else was thrown as text.
-    throw new Error(`${source} failed: ${(error as Error | null)?.message ?? error}`);
-  }
-  const answer = parseTokenAnswer(data);
-  if (answer === null) throw new Error(`${source} gave neither key nor redirect_url`);
-  return answer;
-}
-
 export interface TokenCallbacks {
   /** An answer arrived for the current request; `status` now holds it. */
   answered(): void;
@@ -65,7 +35,13 @@ export class TokenController extends RunController<TokenCallbacks> {
   /** Unset until asked, then `pending`, the answer, or `failed`. */
   declare status?: TokenAnswer | 'pending' | 'failed';
 
-  request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): void {
+  /**
+   * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
+   * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer, a bad shape
+   * or no answer in time all fail the request with a message that says which.
+   */
+  async request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): Promise<void> {
+    const source = fetchToken ? 'fetchToken' : 'token-url';
     const failed = (message: string) => () => {
       this.status = 'failed';
       this.on.failed(message);
@@ -73,13 +49,32 @@ export class TokenController extends RunController<TokenCallbacks> {
     // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
     const { signal, end } = this.begin(ms, failed(`no token in ${ms} ms`));
     this.status = 'pending';
-    requestToken(fetchToken, tokenUrl ?? '', orderRef, signal).then(
-      (answer) =>
-        end(() => {
-          this.status = answer;
-          this.on.answered();
-        }),
-      (error: Error) => end(failed(error.message)),
+    let data: unknown;
+    try {
+      if (fetchToken) data = await fetchToken({ orderRef, signal });
+      else {
+        const response = await fetch(tokenUrl ?? '', {
+          // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
+          signal,
+        });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        data = await response.json();
+      }
+    } catch (error) {
+      // An Error's message, or whatever else was thrown as text.
+      return end(failed(`${source} failed: ${(error as Error | null)?.message ?? error}`));
+    }
+    const answer = parseTokenAnswer(data);
+    end(
+      answer === null
+        ? failed(`${source} gave neither key nor redirect_url`)
+        : () => {
+            this.status = answer;
+            this.on.answered();
+          },
     );
   }
 
