@@ -212,7 +212,7 @@ export class PayForm extends PayFormProperties {
 
   /** Asks status-url, when set, for order-ref's verified status; `again` after a new framed result. */
   #askSettled(again: boolean): void {
-    if (this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
+    if (this.statusUrl != null) void this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
   }
 
   #onFrameLoad(frame: Frame): void {

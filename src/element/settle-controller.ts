@@ -3,7 +3,7 @@
 // time; 200 { status, invoice_id } settles, 204 means "not yet, ask again", 404 means the endpoint does
 // not know the order, anything else is retried after a short back-off, all within settle-timeout.
 import type { PayFormSettledDetail } from './events.js';
-import { RunController, type EndRun } from './run-controller.js';
+import { RunController } from './run-controller.js';
 
 export const DEFAULT_SETTLE_TIMEOUT = 60000;
 /** Wait after a 5xx, a network error or an unreadable answer (or the server's retry-after, capped). */
@@ -30,7 +30,7 @@ export class SettleController extends RunController<SettleCallbacks> {
   #settled = false;
 
   /** Starts asking for at most `ms`, unless already asking; `again` allows a new run after a settled one (a new result). */
-  start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): void {
+  async start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): Promise<void> {
     if (this.running || (this.#settled && !again)) return;
     this.#settled = false;
     const { failed } = this.on;
@@ -47,10 +47,6 @@ export class SettleController extends RunController<SettleCallbacks> {
     // A fragment in status-url stays out: fetch never sends one.
     url.searchParams.set('order_ref', orderRef);
     const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
-    void this.#ask(url, signal, end);
-  }
-
-  async #ask(url: URL, signal: AbortSignal, end: EndRun): Promise<void> {
     // A stopped run wakes from its wait and ends here, before asking again.
     while (!signal.aborted) {
       const began = Date.now();
