@@ -21,5 +21,5 @@ export function warmUpOnce(warm: () => void): void {
   if (warmed) return;
   warmed = true;
   const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-  idle(() => warm());
+  idle(warm);
 }

@@ -26,7 +26,7 @@ export class RunController<Callbacks> implements ReactiveController {
   }
 
   /** Stops any run and starts one that reports `timedOut`, its signal aborted, unless it ends within `ms`. */
-  protected begin(ms: number, timedOut: () => void): { signal: AbortSignal; end: EndRun } {
+  protected begin(ms: number, timedOut: () => void): [signal: AbortSignal, end: EndRun] {
     this.stop();
     const run = (this.#run = new AbortController());
     // An answer ends the run without aborting: the signal is only for what was cut short.
@@ -38,7 +38,7 @@ export class RunController<Callbacks> implements ReactiveController {
     };
     // Left to fire after an earlier end: it then finds its run over and does nothing.
     setTimeout(() => end(timedOut, true), ms);
-    return { signal: run.signal, end };
+    return [run.signal, end];
   }
 
   /** Ends the current run, aborting it; what it reports later is ignored. */

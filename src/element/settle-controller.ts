@@ -46,7 +46,7 @@ export class SettleController extends RunController<SettleCallbacks> {
     if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
     // A fragment in status-url stays out: fetch never sends one.
     url.searchParams.set('order_ref', orderRef);
-    const { signal, end } = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
+    const [signal, end] = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
     // A stopped run wakes from its wait and ends here, before asking again.
     while (!signal.aborted) {
       const began = Date.now();

@@ -47,7 +47,7 @@ export class TokenController extends RunController<TokenCallbacks> {
       this.on.failed(message);
     };
     // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
-    const { signal, end } = this.begin(ms, failed(`no token in ${ms} ms`));
+    const [signal, end] = this.begin(ms, failed(`no token in ${ms} ms`));
     this.status = 'pending';
     let data: unknown;
     try {
