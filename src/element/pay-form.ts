@@ -164,7 +164,11 @@ export class PayForm extends PayFormProperties {
     this.#removeFrame();
     // Checked once per decision; null means "no base URL yet".
     const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
-    if (base?.ok) this.#prepare(base.value);
+    if (base?.ok) {
+      // Preconnects to the service and, while the key is still on its way, warms the frame's code once.
+      preconnect(base.value.origin);
+      if (this.key == null) warmUpOnce(warmFrame);
+    }
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;
@@ -177,12 +181,6 @@ export class PayForm extends PayFormProperties {
       this.#setState('loading');
       void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
     } else this.#setState('idle');
-  }
-
-  /** Preconnects to the service and, while the key is still on its way, warms the frame's code once. */
-  #prepare(base: BaseUrl): void {
-    preconnect(base.origin);
-    if (this.key == null) warmUpOnce(warmFrame);
   }
 
   #redirectTo(raw: string): void {
