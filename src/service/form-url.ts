@@ -22,9 +22,8 @@ const HOLDS_WHITESPACE = 'holds white space or a control character';
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
 export function isLoopbackHost(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname === '[::1]') return true;
   // The URL parser has already normalised IPv4 forms (127.1, 0x7f.1 ...) to dotted decimal.
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+  return /^(localhost|\[::1\]|127(\.\d{1,3}){3})$/.test(hostname);
 }
 
 /**
@@ -62,7 +61,7 @@ export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
   if (!checked.ok) return checked;
   const url = checked.value;
   // The form path is appended to the base path: a query or fragment would end up in front of it.
-  if (url.search !== '' || url.hash !== '') {
+  if (url.search || url.hash) {
     return refuse('invalid-base-url', 'base-url has a query or a fragment');
   }
   // Found by the URL property tests: Node 20's URL parser can leave a dot segment in a parsed path
