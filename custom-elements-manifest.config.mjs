@@ -21,9 +21,34 @@ function firesOnly() {
   };
 }
 
+/** The properties are declared from one table (pay-form-properties.ts), which the analyzer cannot read:
+ *  each @attr documented on a class gets its property (the attribute's name in camel case, see
+ *  attributeOf there) with that field's type and default, as the analyzer writes for `static properties`. */
+function attributeFields() {
+  const camel = (name) => name.replace(/-([a-z])/g, (_m, letter) => letter.toUpperCase());
+  return {
+    name: 'pay-form-attribute-fields',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const mod of customElementsManifest.modules) {
+        for (const declaration of mod.declarations ?? []) {
+          const fields = (declaration.members ?? []).filter((member) => member.kind === 'field' && member.default !== undefined && member.privacy !== 'private');
+          // Every table row is public, whether it has an attribute (fetchToken has none) or not.
+          for (const field of fields) field.privacy = 'public';
+          for (const attribute of declaration.attributes ?? []) {
+            const field = fields.find((member) => member.name === camel(attribute.name));
+            if (field === undefined) continue;
+            Object.assign(attribute, { ...(field.type && { type: field.type }), default: field.default, fieldName: field.name });
+            field.attribute = attribute.name;
+          }
+        }
+      }
+    },
+  };
+}
+
 export default {
   globs: ['src/element/pay-form.ts', 'src/element/pay-form-properties.ts', 'src/element/pay-form-define.ts'],
   outdir: 'dist',
   litelement: true,
-  plugins: [firesOnly()],
+  plugins: [firesOnly(), attributeFields()],
 };

@@ -56,7 +56,11 @@ export async function buildModules(): Promise<void> {
 
 /** The minified browser build of the root entry, as a page gets it (not lib mode: Vite keeps white
  *  space in lib-mode ES output, and these files are for pages, not bundlers). */
-function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolean; output: OutputOptions | OutputOptions[] }): InlineConfig {
+function pageBuild(
+  write: boolean,
+  rolldown: { external?: (id: string) => boolean; output: OutputOptions | OutputOptions[] },
+  sourcemap = false,
+): InlineConfig {
   return {
     ...quiet,
     mode: 'production',
@@ -67,6 +71,7 @@ function pageBuild(write: boolean, rolldown: { external?: (id: string) => boolea
       write,
       target: 'es2022',
       minify: true,
+      sourcemap,
       copyPublicDir: false,
       rolldownOptions: { input: src('element/index'), preserveEntrySignatures: 'strict', onLog, ...rolldown },
     },
@@ -100,6 +105,15 @@ export async function buildElementWithoutLit(): Promise<string> {
   const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk');
   if (chunks.length !== 1 || chunks[0] === undefined) throw new Error(`build: expected one chunk without Lit, got ${chunks.length}`);
   return chunks[0].code;
+}
+
+/** The ES module bundle as built, with its source map, in memory: scripts/size-modules.ts attributes its bytes. */
+export async function bundleWithMap(): Promise<{ code: string; map: { sources: string[]; mappings: string } }> {
+  const result = await build(pageBuild(false, { output: { format: 'es' } }, true));
+  const outputs = Array.isArray(result) ? result : [result];
+  const chunk = outputs.flatMap((output) => ('output' in output ? output.output : [])).find((item) => item.type === 'chunk');
+  if (chunk?.map == null) throw new Error('build: no bundle with a source map');
+  return { code: chunk.code, map: { sources: chunk.map.sources, mappings: chunk.map.mappings } };
 }
 
 function declarations(): void {

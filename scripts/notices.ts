@@ -7,10 +7,9 @@ import { readFile } from 'node:fs/promises';
 /** The file beside the bundles that holds the notices of every package inside them. */
 export const NOTICES_FILE = 'pay-form.bundle-licenses.txt';
 
-/** A legal comment (kept by minifiers, added after minification anyway) naming the notices file. */
-export const NOTICES_BANNER =
-  `/*! pay-form (MIT). Bundles Lit, Copyright 2017 Google LLC, BSD-3-Clause; ` +
-  `the full notices are in ${NOTICES_FILE} beside this file. */`;
+/** A legal comment (kept by minifiers, added after minification anyway): Lit's notice in short, and
+ *  the notices file beside the bundle that holds it in full. Every page downloads it, so it is terse. */
+export const NOTICES_BANNER = `/*! pay-form (MIT); Lit, Copyright 2017 Google LLC, BSD-3-Clause: see ${NOTICES_FILE} */`;
 
 /** The npm package a bundled module id belongs to, e.g. `lit-html` or `@lit/reactive-element`. */
 export function packageOf(moduleId: string): string | undefined {

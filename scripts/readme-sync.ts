@@ -1,10 +1,11 @@
 // npm run readme:sync (after npm run build): writes the bundles' SRI hashes into the README's script tags
-// and the size table into docs/performance.md, so a change to the element needs one command, and the
-// documentation tests then pass again.
+// and the size tables (the files, and the bundle by module) into docs/performance.md, so a change to
+// the element needs one command, and the documentation tests then pass again.
 import { readFile, writeFile } from 'node:fs/promises';
 import { sizeRows, sizeTable } from './size.js';
 import { BUNDLES } from './entries.js';
-import { SIZE_FILE, syncHashes, syncSizeTable } from './readme.js';
+import { MODULES_HEADING, SIZE_FILE, syncHashes, syncTable } from './readme.js';
+import { moduleBytes, moduleTable } from './size-modules.js';
 import { sriOf } from './sri.js';
 
 const root = new URL('..', import.meta.url);
@@ -16,5 +17,6 @@ await writeFile(readmeUrl, syncHashes(await readFile(readmeUrl, 'utf8'), hashes)
 
 const table = sizeTable(await sizeRows(root));
 const sizeUrl = new URL(SIZE_FILE, root);
-await writeFile(sizeUrl, syncSizeTable(await readFile(sizeUrl, 'utf8'), table));
-console.log(table);
+const modules = moduleTable(await moduleBytes());
+await writeFile(sizeUrl, syncTable(syncTable(await readFile(sizeUrl, 'utf8'), table), modules, MODULES_HEADING));
+console.log(`${table}\n\n${modules}`);

@@ -6,6 +6,8 @@ import { BUNDLES } from './entries.js';
 /** The page, relative to the repository root, whose SIZE_HEADING section holds the size table. */
 export const SIZE_FILE = 'docs/performance.md';
 export const SIZE_HEADING = '## Size';
+/** The subsection of the Size section whose first table is the bundle's bytes per module. */
+export const MODULES_HEADING = '### The script-tag bundle by module';
 
 /** The text of the section under `heading` (a whole line, e.g. "## Size"), up to the next heading of the same or higher level. */
 export function section(markdown: string, heading: string): string {
@@ -79,11 +81,11 @@ export function syncHashes(text: string, hashes: Readonly<Record<string, string>
   });
 }
 
-/** The text (SIZE_FILE's) with the first table of its SIZE_HEADING section replaced by `sizeTable`. */
-export function syncSizeTable(text: string, sizeTable: string): string {
-  const old = firstTable(section(text, SIZE_HEADING)).join('\n');
-  if (old === '') throw new Error(`${SIZE_FILE}: the Size section has no table`);
-  return text.replace(old, sizeTable);
+/** The text (SIZE_FILE's) with the first table of its `heading` section replaced by `table`. */
+export function syncTable(text: string, table: string, heading = SIZE_HEADING): string {
+  const old = firstTable(section(text, heading)).join('\n');
+  if (old === '') throw new Error(`${SIZE_FILE}: the "${heading}" section has no table`);
+  return text.replace(old, table);
 }
 
 /** GitHub's anchor for a heading line's text: lower case, punctuation dropped, spaces to hyphens. */

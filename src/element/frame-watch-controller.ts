@@ -5,152 +5,124 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 import { httpOrigin } from '../service/form-url.js';
 import { parseResult, type ResultStatus } from './result.js';
 
-/** One framed form: a new id per open, so a late event of an old frame is never taken for the new one. */
+/** One framed form: a new object per open, so a late event of an old frame is never taken for the new one. */
 export interface Frame {
-  id: number;
   url: string;
   /** The form URL's origin, known from the base URL's check. */
   origin: string;
   display: 'inline' | 'modal';
-  ready: boolean;
-  result: boolean;
+  /** It fired load. */
+  ready?: boolean;
+  /** A result message came from it. */
+  result?: boolean;
 }
 
-export interface FrameWatchDelegate {
-  /** The frame on show, or null. */
-  frame(): Frame | null;
-  /** The window inside the element's iframe, the only source a result may come from. */
-  frameWindow(): Window | null;
-  /** The origins whose result messages are accepted. */
-  acceptedOrigins(): Set<string>;
-  result(frame: Frame, status: ResultStatus): void;
-  blocked(frame: Frame, message: string): void;
-  loadTimeout(frame: Frame, ms: number): void;
-  /** The service's origin refused the connection or could not be resolved. */
-  unreachable(frame: Frame): void;
+export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachable';
+
+export interface FrameWatchCallbacks {
+  /** A result message came from the frame's window, from an accepted origin. */
+  result(status: ResultStatus): void;
+  /** The frame will not show the form: the page's CSP blocked it, it did not load in time, or the service is unreachable. */
+  failed(frame: Frame, code: FrameErrorCode, message: string): void;
 }
+
+/** The host: an element whose allowed-origins names the origins, besides the page's, that results may come from. */
+export type FrameWatchHost = ReactiveControllerHost & HTMLElement & { allowedOrigins: string | null };
 
 const FRAME_DIRECTIVE = /^(frame|child|default)-src$/;
 
+/**
+ * Every check is tied to its frame object and does nothing once that frame is no longer on show or
+ * has its result, so nothing needs cancelling when the host removes a frame or shows a new one.
+ */
 export class FrameWatchController implements ReactiveController {
-  readonly #host: ReactiveControllerHost & HTMLElement;
-  readonly #delegate: FrameWatchDelegate;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  /** The frame whose reachability check starts once it is rendered, so the form's request goes first. */
-  #toProbe: Frame | null = null;
-  #probe: AbortController | undefined;
-  #connectBlocked = false;
+  /** The frame on show, or null: set by watch(), set back to null by the host when it removes the frame. */
+  frame: Frame | null = null;
+  readonly #host: FrameWatchHost;
+  readonly #on: FrameWatchCallbacks;
+  /** The frame's iframe once in the document: its window is the only source a result may come from. */
+  #iframe: HTMLIFrameElement | null = null;
+  /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
+  #blind = false;
 
-  constructor(host: ReactiveControllerHost & HTMLElement, delegate: FrameWatchDelegate) {
+  constructor(host: FrameWatchHost, on: FrameWatchCallbacks) {
     this.#host = host;
-    this.#delegate = delegate;
+    this.#on = on;
     host.addController(this);
   }
 
   hostConnected(): void {
-    window.addEventListener('message', this.#onMessage);
-    document.addEventListener('securitypolicyviolation', this.#onCspViolation);
+    window.addEventListener('message', this);
+    document.addEventListener('securitypolicyviolation', this);
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('message', this.#onMessage);
-    document.removeEventListener('securitypolicyviolation', this.#onCspViolation);
-    this.stop();
+    window.removeEventListener('message', this);
+    document.removeEventListener('securitypolicyviolation', this);
   }
 
-  hostUpdated(): void {
-    const frame = this.#toProbe;
-    this.#toProbe = null;
-    if (frame !== null && this.#delegate.frame() === frame) this.#probeService(frame);
-  }
-
-  /** Starts the load time limit for a new frame, and its reachability check after it renders. */
+  /** Shows a new frame: starts its load time limit; its reachability check waits until it is in the document. */
   watch(frame: Frame, ms: number): void {
-    this.stop();
-    this.#toProbe = frame;
-    this.#timer = setTimeout(() => {
-      if (this.#delegate.frame() !== frame || frame.ready || frame.result) return;
-      this.stop();
-      this.#delegate.loadTimeout(frame, ms);
-    }, ms);
-  }
-
-  /** The frame fired load: true the first time only, since later loads are the form navigating on. */
-  loaded(frame: Frame): boolean {
-    if (this.#delegate.frame() !== frame || frame.ready) return false;
-    frame.ready = true;
-    // Only the timer: Chromium fires load for its own error page too, so the check goes on.
-    clearTimeout(this.#timer);
-    return true;
-  }
-
-  stop(): void {
-    clearTimeout(this.#timer);
-    this.#probe?.abort();
-    this.#probe = undefined;
-    this.#toProbe = null;
+    this.frame = frame;
+    this.#iframe = null;
+    this.#blind = false;
+    setTimeout(() => this.#check(frame, !frame.ready, 'load-timeout', `the form did not load in ${ms} ms`), ms);
   }
 
   /**
-   * A frame at a closed port or an unknown host shows the browser's error page and fires load, so
-   * the frame cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never
+   * The frame's iframe is in the document (so the form's request went first): check that the service
+   * answers. A frame at a closed port or an unknown host shows the browser's error page and fires load,
+   * so the frame cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never
    * sent twice) fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable.
    * A page whose CSP connect-src leaves out the service makes the check fail too: that violation
    * marks the check as blind and nothing is reported (docs/element.md, Error codes).
    */
-  #probeService(frame: Frame): void {
-    const probe = new AbortController();
-    this.#probe = probe;
-    this.#connectBlocked = false;
-    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', signal: probe.signal };
+  shown(frame: Frame, iframe: HTMLIFrameElement): void {
+    this.#iframe = iframe;
+    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
     fetch(`${frame.origin}/`, init).catch(() => {
       // The CSP violation event is queued before the rejection settles: look after it has run.
-      setTimeout(() => {
-        if (probe.signal.aborted || this.#connectBlocked || this.#delegate.frame() !== frame || frame.result) return;
-        this.stop();
-        this.#delegate.unreachable(frame);
-      }, 0);
+      setTimeout(() => this.#check(frame, !this.#blind, 'service-unreachable', `${frame.origin} is unreachable`));
     });
   }
 
-  #onMessage = (event: MessageEvent): void => {
-    const frame = this.#delegate.frame();
-    if (frame === null || frame.result) return;
-    const source = this.#delegate.frameWindow();
-    if (source === null || event.source === null || event.source !== source) return;
-    if (!this.#delegate.acceptedOrigins().has(event.origin)) return;
-    const message = parseResult(event.data);
-    if (message === null) return;
-    frame.result = true;
-    this.stop();
-    this.#delegate.result(frame, message.status);
-  };
+  /** The frame fired load: true the first time only, since later loads are the form navigating on. */
+  loaded(frame: Frame): boolean {
+    // Chromium fires load for its own error page too, so the reachability check goes on.
+    if (this.frame !== frame || frame.ready) return false;
+    return (frame.ready = true);
+  }
 
-  #onCspViolation = (event: SecurityPolicyViolationEvent): void => {
-    const frame = this.#delegate.frame();
-    if (frame !== null && event.effectiveDirective === 'connect-src' && httpOrigin(event.blockedURI) === frame.origin) {
-      this.#connectBlocked = true;
+  /** Reports a failure of the frame on show when `failed` holds and no result has come. */
+  #check(frame: Frame, failed: boolean, code: FrameErrorCode, message: string): void {
+    if (failed && this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
+  }
+
+  handleEvent(event: Event): void {
+    const frame = this.frame;
+    if (frame === null) return;
+    if (event instanceof MessageEvent) {
+      const source = this.#iframe?.contentWindow;
+      if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
+      const message = parseResult(event.data);
+      if (message === null) return;
+      frame.result = true;
+      return this.#on.result(message.status);
     }
-    if (frame === null || frame.ready || !FRAME_DIRECTIVE.test(event.effectiveDirective)) return;
-    if (httpOrigin(event.blockedURI) !== frame.origin) return;
+    const { effectiveDirective, blockedURI } = event as SecurityPolicyViolationEvent;
+    if (httpOrigin(blockedURI) !== frame.origin) return;
+    if (effectiveDirective === 'connect-src') this.#blind = true;
+    if (frame.ready || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.stop();
-    this.#delegate.blocked(
-      frame,
-      `the page's CSP (${event.violatedDirective}) blocked the payment form: add ${frame.origin} to frame-src`,
-    );
-  };
+    this.#check(frame, true, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
+  }
 }
 
-/** The page's own origin and the valid http(s) origins in allowed-origins (space-separated). */
-export function acceptedOrigins(allowed: string | null): Set<string> {
-  const origins = new Set([window.location.origin]);
-  for (const entry of (allowed ?? '').split(/\s+/)) {
-    const origin = entry === '' ? null : httpOrigin(entry);
-    if (origin !== null) origins.add(origin);
-  }
-  return origins;
+/** Whether a result may come from `origin`: the page's own, or one of the http(s) origins in allowed-origins (space-separated). */
+function accepts(allowed: string | null, origin: string): boolean {
+  // httpOrigin never returns the empty entries of the split, nor anything else that is not an origin.
+  return origin === location.origin || (allowed ?? '').split(/\s+/).some((entry) => httpOrigin(entry) === origin);
 }

@@ -1,6 +1,6 @@
 // The element's inputs: every attribute and property with its default. PayForm (pay-form.ts) adds the
 // decisions and rendering on top. The attributes are documented here, where they are declared.
-import { ReactiveElement } from '@lit/reactive-element';
+import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token.js';
 import { DEFAULT_SETTLE_TIMEOUT } from './settle-controller.js';
@@ -13,6 +13,31 @@ export { DEFAULT_SETTLE_TIMEOUT };
 export function timeLimit(value: number, fallback: number): number {
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
+
+/**
+ * Every property, one row each: the type its attribute converts to (none: no attribute) and its
+ * default (none: null). The attribute's name is the property's in kebab case (`baseUrl` is `base-url`).
+ */
+const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor | BooleanConstructor, value?: unknown]> = {
+  baseUrl: [String],
+  key: [String],
+  redirectUrl: [String],
+  display: [String, 'inline'],
+  tokenUrl: [String],
+  orderRef: [String],
+  loadTimeout: [Number, DEFAULT_LOAD_TIMEOUT],
+  redirectOnTimeout: [Boolean, false],
+  allowedOrigins: [String],
+  frameSandbox: [String],
+  frameTitle: [String, DEFAULT_FRAME_TITLE],
+  statusUrl: [String],
+  settleTimeout: [Number, DEFAULT_SETTLE_TIMEOUT],
+  awaitSettled: [Boolean, false],
+  fetchToken: [],
+};
+
+/** `baseUrl` to `base-url`; custom-elements-manifest.config.mjs derives each attribute's property back. */
+const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /**
  * The attributes of `<pay-form>` (docs/element.md, Attributes and properties).
@@ -34,58 +59,49 @@ export function timeLimit(value: number, fallback: number): number {
  * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
  */
 export class PayFormProperties extends ReactiveElement {
-  static override properties = {
-    baseUrl: { type: String, attribute: 'base-url' },
-    key: { type: String },
-    redirectUrl: { type: String, attribute: 'redirect-url' },
-    display: { type: String },
-    tokenUrl: { type: String, attribute: 'token-url' },
-    orderRef: { type: String, attribute: 'order-ref' },
-    loadTimeout: { type: Number, attribute: 'load-timeout' },
-    redirectOnTimeout: { type: Boolean, attribute: 'redirect-on-timeout' },
-    allowedOrigins: { type: String, attribute: 'allowed-origins' },
-    frameSandbox: { type: String, attribute: 'frame-sandbox' },
-    frameTitle: { type: String, attribute: 'frame-title' },
-    statusUrl: { type: String, attribute: 'status-url' },
-    settleTimeout: { type: Number, attribute: 'settle-timeout' },
-    awaitSettled: { type: Boolean, attribute: 'await-settled' },
-    fetchToken: { attribute: false },
-  };
+  static override properties: PropertyDeclarations = Object.fromEntries(
+    Object.entries(PROPERTIES).map(([name, [type]]) => [name, type ? { type, attribute: attributeOf(name) } : { attribute: false }]),
+  );
 
+  /** @default null */
   declare baseUrl: string | null;
+  /** @default null */
   declare key: string | null;
+  /** @default null */
   declare redirectUrl: string | null;
-  /** `inline`, `modal` or `redirect`; any other value is treated as `inline`. */
+  /**
+   * `inline`, `modal` or `redirect`; any other value is treated as `inline`.
+   * @default 'inline'
+   */
   declare display: PayFormDisplay;
+  /** @default null */
   declare tokenUrl: string | null;
+  /** @default null */
   declare orderRef: string | null;
+  /** @default 15000 */
   declare loadTimeout: number;
+  /** @default false */
   declare redirectOnTimeout: boolean;
+  /** @default null */
   declare allowedOrigins: string | null;
+  /** @default null */
   declare frameSandbox: string | null;
+  /** @default 'Payment form' */
   declare frameTitle: string;
+  /** @default null */
   declare statusUrl: string | null;
+  /** @default DEFAULT_SETTLE_TIMEOUT */
   declare settleTimeout: number;
+  /** @default false */
   declare awaitSettled: boolean;
-  /** For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`. */
+  /**
+   * For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`.
+   * @default null
+   */
   declare fetchToken: FetchToken | null;
 
   constructor() {
     super();
-    this.baseUrl = null;
-    this.key = null;
-    this.redirectUrl = null;
-    this.display = 'inline';
-    this.tokenUrl = null;
-    this.orderRef = null;
-    this.loadTimeout = DEFAULT_LOAD_TIMEOUT;
-    this.redirectOnTimeout = false;
-    this.allowedOrigins = null;
-    this.frameSandbox = null;
-    this.frameTitle = DEFAULT_FRAME_TITLE;
-    this.statusUrl = null;
-    this.settleTimeout = DEFAULT_SETTLE_TIMEOUT;
-    this.awaitSettled = false;
-    this.fetchToken = null;
+    for (const [name, [, value = null]] of Object.entries(PROPERTIES)) (this as unknown as Record<string, unknown>)[name] = value;
   }
 }

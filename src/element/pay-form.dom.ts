@@ -5,39 +5,43 @@ import { openFormUrl } from '../service/form-url.js';
 
 type Attributes = Record<string, string | null>;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: Node[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
+/** Sets each attribute, or removes it when its value is null. */
+export function setAttributes(node: Element, attributes: Attributes): void {
   for (const name in attributes) {
     const value = attributes[name];
-    if (value != null) node.setAttribute(name, value);
+    if (value == null) node.removeAttribute(name);
+    else node.setAttribute(name, value);
   }
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  setAttributes(node, attributes);
   node.append(...children);
   return node;
 }
 
-/** The iframe, its attributes all set before it is inserted (and so before it starts loading). */
-export function createFrame(url: string, sandbox: string | null, title: string, onLoad: () => void): HTMLIFrameElement {
-  const iframe = element('iframe', { part: 'frame', sandbox, allow: 'payment', referrerpolicy: 'origin', title, src: url });
-  iframe.addEventListener('load', onLoad);
+/** A new iframe for the form URL; the element sets its title and sandbox before inserting it (and so before it starts loading). */
+export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement {
+  const iframe = element('iframe', { part: 'frame', allow: 'payment', referrerpolicy: 'origin', src: url });
+  iframe.onload = onLoad;
   return iframe;
 }
 
-export interface ModalHandlers {
-  cancel(event: Event): void;
-  close(): void;
-  dismiss(): void;
-}
-
-export function createModal(label: string, iframe: HTMLIFrameElement, on: ModalHandlers): HTMLDialogElement {
+/** The modal dialog around the iframe; `dismiss` runs for the close button, Escape (cancel) and a close by the browser. */
+export function createModal(iframe: HTMLIFrameElement, dismiss: () => void): HTMLDialogElement {
   const button = element(
     'button',
     { part: 'close-button', type: 'button', 'aria-label': 'Close' },
-    element('span', { 'aria-hidden': 'true' }, document.createTextNode('×')),
+    element('span', { 'aria-hidden': 'true' }, '×'),
   );
-  button.addEventListener('click', on.dismiss);
-  const dialog = element('dialog', { part: 'dialog', 'aria-label': label }, element('div', { class: 'bar' }, button), iframe);
-  dialog.addEventListener('cancel', on.cancel);
-  dialog.addEventListener('close', on.close);
+  button.onclick = dismiss;
+  const dialog = element('dialog', { part: 'dialog' }, element('div', { class: 'bar' }, button), iframe);
+  dialog.oncancel = (event) => {
+    event.preventDefault();
+    dismiss();
+  };
+  dialog.onclose = dismiss;
   return dialog;
 }
 
@@ -47,5 +51,5 @@ export function createModal(label: string, iframe: HTMLIFrameElement, on: ModalH
  */
 export function warmFrame(): void {
   openFormUrl('https://warm.invalid', 'warm');
-  createFrame('about:blank', null, 'warm', () => {});
+  createFrame('about:blank', () => {});
 }

@@ -1,16 +1,15 @@
 // The <pay-form> element. Registration lives in pay-form-define.ts so `pay-form/element` can export
 // the class without defining a tag.
 import type { PropertyValues } from '@lit/reactive-element';
-import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_FAIL, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT } from './events.js';
-import { PAY_FORM_SETTLED, PAY_FORM_SUCCESS } from './events.js';
+import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SETTLED } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
-import { FrameWatchController, acceptedOrigins, type Frame } from './frame-watch-controller.js';
+import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { createFrame, createModal, warmFrame } from './pay-form.dom.js';
+import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
-import { TokenController } from './token-controller.js';
+import { TokenController } from './token.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
 
 export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
@@ -18,7 +17,6 @@ export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 /** Properties whose change means "a different form": the element decides again what to show. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
 const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
-const DISPLAYS: readonly PayFormDisplay[] = ['inline', 'modal', 'redirect'];
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -48,41 +46,31 @@ export class PayForm extends PayFormProperties {
   static override styles = styles;
 
   #state: PayFormState = 'idle';
-  #frame: Frame | null = null;
-  #frameIds = 0;
   #needsRun = false;
-  /** The frame in the shadow root and its nodes; differs from #frame until the next update. */
+  /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
   #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
-    failed: (message) => this.#fail('token-request-failed', message),
+    failed: (message) => this.#fail({ code: 'token-request-failed', message }),
   });
   readonly #watch = new FrameWatchController(this, {
-    frame: () => this.#frame,
-    frameWindow: () => this.#shown?.iframe.contentWindow ?? null,
-    acceptedOrigins: () => acceptedOrigins(this.allowedOrigins),
-    result: (_frame, status) => {
+    result: (status) => {
       this.#setState(status);
-      if (status === 'success') this.#emit(PAY_FORM_SUCCESS, { status: 'success' });
-      else this.#emit(PAY_FORM_FAIL, { status: 'fail' });
+      this.#emit(`pay-form-${status}`, { status });
       // The framed result is the browser's word: ask the merchant's backend for the verified one.
       this.#askSettled(true);
     },
-    blocked: (_frame, message) => {
+    failed: (frame, code, message) => {
       this.#removeFrame();
-      this.#fail('csp-blocked', message);
+      this.#fail({ code, message });
+      // A blocked frame would be blocked again; a slow or unreachable one may still open as a page.
+      if (code !== 'csp-blocked' && this.redirectOnTimeout) this.#navigate(frame.url);
     },
-    loadTimeout: (frame, ms) => this.#frameFailed(frame, 'load-timeout', `the payment form did not load within ${ms} ms`),
-    unreachable: (frame) => this.#frameFailed(frame, 'service-unreachable', `the payment service at ${frame.origin} could not be reached`),
   });
 
   readonly #settle = new SettleController(this, {
     settled: (detail) => this.#emit(PAY_FORM_SETTLED, detail),
-    failed: (code, message) => {
-      // A result already reached stays the state; only the missing confirmation is reported.
-      if (this.#state !== 'success' && this.#state !== 'fail') this.#setState('error');
-      this.#emit(PAY_FORM_ERROR, { code, message });
-    },
+    failed: (code, message) => this.#fail({ code, message }, true),
   });
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
@@ -113,7 +101,7 @@ export class PayForm extends PayFormProperties {
   /** Shows the form again (after close, a result or an error); a token source is asked for a fresh token. */
   open(): void {
     if (!this.isConnected) return;
-    if (this.key == null && this.redirectUrl == null) this.#token.forget();
+    if (this.key == null && this.redirectUrl == null) this.#token.stop();
     this.#run();
   }
 
@@ -131,7 +119,7 @@ export class PayForm extends PayFormProperties {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.forget();
+    if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.stop();
     if (!this.isConnected) return;
     if (this.awaitSettled) this.settle();
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
@@ -140,33 +128,35 @@ export class PayForm extends PayFormProperties {
     }
   }
 
-  /** Puts the current frame in the shadow root: a new frame gets new nodes, the one on show its new title and sandbox. */
+  /** Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current title and sandbox. */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
-    const frame = this.#frame;
-    const title = this.frameTitle || DEFAULT_FRAME_TITLE;
-    const shown = this.#shown;
-    if (shown !== null && shown.frame === frame) {
-      const { iframe, node } = shown;
-      iframe.title = title;
-      if (this.frameSandbox == null) iframe.removeAttribute('sandbox');
-      else iframe.setAttribute('sandbox', this.frameSandbox);
-      if (node !== iframe) node.setAttribute('aria-label', title);
-      return;
+    const frame = this.#watch.frame;
+    let shown = this.#shown;
+    const isNew = shown?.frame !== frame;
+    if (isNew) {
+      shown?.node.remove();
+      shown = this.#shown = frame && this.#nodes(frame);
     }
-    shown?.node.remove();
-    this.#shown = null;
-    if (frame === null) return;
-    const iframe = createFrame(frame.url, this.frameSandbox, title, () => this.#onFrameLoad(frame));
-    const node =
-      frame.display === 'inline'
-        ? iframe
-        : createModal(title, iframe, { cancel: this.#onDialogCancel, close: this.#onDialogClose, dismiss: () => this.#dismiss('user') });
-    this.#shown = { frame, node, iframe };
+    if (!shown) return;
+    const { frame: showing, iframe, node } = shown;
+    const title = this.frameTitle || DEFAULT_FRAME_TITLE;
+    // Set before the iframe is inserted, so before it starts loading.
+    setAttributes(iframe, { title, sandbox: this.frameSandbox });
+    if (node !== iframe) setAttributes(node, { 'aria-label': title });
+    if (!isNew) return;
     this.renderRoot.append(node);
+    this.#watch.shown(showing, iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
+  }
+
+  #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
+    const iframe = createFrame(frame.url, () => this.#onFrameLoad(frame));
+    // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
+    const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
+    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, dismiss) };
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -174,48 +164,43 @@ export class PayForm extends PayFormProperties {
     this.#removeFrame();
     // Checked once per decision; null means "no base URL yet".
     const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
-    if (base?.ok) this.#prepare(base.value);
+    if (base?.ok) {
+      // Preconnects to the service and, while the key is still on its way, warms the frame's code once.
+      preconnect(base.value.origin);
+      if (this.key == null) warmUpOnce(warmFrame);
+    }
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;
     if (token === 'pending') return this.#setState('loading');
     if (token === 'failed') return this.#setState('error');
-    if (token !== null) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
+    if (token) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
-      if (base !== null && !base.ok) return this.#fail(base.code, base.message);
+      if (base !== null && !base.ok) return this.#fail(base);
       this.#setState('loading');
-      return this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
-    }
-    this.#setState('idle');
-  }
-
-  /** Preconnects to the service and, while the key is still on its way, warms the frame's code once. */
-  #prepare(base: BaseUrl): void {
-    preconnect(base.origin);
-    if (this.key == null) warmUpOnce(warmFrame);
+      void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
+    } else this.#setState('idle');
   }
 
   #redirectTo(raw: string): void {
     const checked = checkRedirectUrl(raw);
-    if (!checked.ok) return this.#fail(checked.code, checked.message);
+    if (!checked.ok) return this.#fail(checked);
     this.#navigate(checked.value);
   }
 
   #openKey(base: Checked<BaseUrl> | null, key: string): void {
     // No base URL yet means "wait", like no key: the attribute may still be on its way.
     if (base === null) return this.#setState('idle');
-    if (!base.ok) return this.#fail(base.code, base.message);
+    if (!base.ok) return this.#fail(base);
     const checked = formUrlAt(base.value, key);
-    if (!checked.ok) return this.#fail(checked.code, checked.message);
+    if (!checked.ok) return this.#fail(checked);
     const url = checked.value;
-    const display = DISPLAYS.includes(this.display) ? this.display : 'inline';
+    const display: PayFormDisplay = this.display === 'modal' || this.display === 'redirect' ? this.display : 'inline';
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
-    const frame: Frame = { id: ++this.#frameIds, url, origin: base.value.origin, display, ready: false, result: false };
-    this.#frame = frame;
-    this.#watch.watch(frame, this.#loadTimeoutMs());
+    this.#watch.watch({ url, origin: base.value.origin, display }, this.#loadTimeoutMs());
     this.requestUpdate();
   }
 
@@ -225,14 +210,7 @@ export class PayForm extends PayFormProperties {
 
   /** Asks status-url, when set, for order-ref's verified status; `again` after a new framed result. */
   #askSettled(again: boolean): void {
-    if (this.statusUrl != null) this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
-  }
-
-  /** The frame will not show the form: remove it, say why, and fall back to a redirect when asked to. */
-  #frameFailed(frame: Frame, code: ElementErrorCode, message: string): void {
-    this.#removeFrame();
-    this.#fail(code, message);
-    if (this.redirectOnTimeout) this.#navigate(frame.url);
+    if (this.statusUrl != null) void this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
   }
 
   #onFrameLoad(frame: Frame): void {
@@ -241,49 +219,40 @@ export class PayForm extends PayFormProperties {
     this.#emit(PAY_FORM_READY, { url: frame.url });
   }
 
-  #onDialogCancel = (event: Event): void => {
-    event.preventDefault();
-    this.#dismiss('user');
-  };
-
-  #onDialogClose = (): void => {
-    // The browser may close a modal on its own (a repeated Escape): treat it as the user's dismissal.
-    if (this.#frame?.display === 'modal') this.#dismiss('user');
-  };
-
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;
     // A result, once reached, stays: closing then only removes the form (the return page).
     const result = state === 'success' || state === 'fail' ? state : null;
-    if (result === null ? state !== 'loading' && state !== 'open' : this.#frame === null) return;
-    if (this.#token.status === 'pending') this.#token.forget();
+    if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
+    if (this.#token.status === 'pending') this.#token.stop();
     this.#removeFrame();
     if (result === null) this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason, result });
   }
 
   #removeFrame(): void {
-    this.#watch.stop();
-    const frame = this.#frame;
-    if (frame === null) return;
-    this.#frame = null;
+    const watch = this.#watch;
+    if (watch.frame === null) return;
+    watch.frame = null;
     const dialog = this.#shown?.node;
     if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
     this.requestUpdate();
   }
 
+  /** Fires pay-form-redirect and, unless it is cancelled, sends the page to `url`. */
   #navigate(url: string): void {
-    const proceed = this.#emit(PAY_FORM_REDIRECT, { url }, true);
-    if (!proceed) {
-      if (this.#state === 'loading') this.#setState('idle');
-      return;
-    }
-    this.#setState('loading');
-    window.location.assign(url);
+    if (this.#emit(PAY_FORM_REDIRECT, { url }, true)) {
+      this.#setState('loading');
+      location.assign(url);
+    } else if (this.#state === 'loading') this.#setState('idle');
   }
 
-  #fail(code: ElementErrorCode, message: string): void {
-    this.#setState('error');
+  /**
+   * Reports a refusal or a failure as pay-form-error (only its code and message). `keepResult` when
+   * only the verified status is missing: a result already reached then stays the state.
+   */
+  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
+    if (!keepResult || (this.#state !== 'success' && this.#state !== 'fail')) this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }
 

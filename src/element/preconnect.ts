@@ -4,8 +4,7 @@ import { httpOrigin } from '../service/form-url.js';
 
 /** Adds `<link rel="preconnect">` to the service's origin once per page. */
 export function preconnect(origin: string): void {
-  const links = document.head.querySelectorAll<HTMLLinkElement>('link[rel~="preconnect"]');
-  if (Array.from(links).some((link) => httpOrigin(link.href) === origin)) return;
+  if ([...document.head.querySelectorAll<HTMLLinkElement>('link[rel~=preconnect]')].some((link) => httpOrigin(link.href) === origin)) return;
   const link = document.createElement('link');
   link.rel = 'preconnect';
   link.href = origin;
@@ -22,5 +21,5 @@ export function warmUpOnce(warm: () => void): void {
   if (warmed) return;
   warmed = true;
   const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-  idle(() => warm());
+  idle(warm);
 }

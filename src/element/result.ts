@@ -23,12 +23,10 @@ export function buildResult(status: ResultStatus): ResultMessage {
  * was not built by this contract, and treating it as one would widen what a framed page can say.
  */
 export function parseResult(data: unknown): ResultMessage | null {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  if (typeof data !== 'object' || data === null) return null;
+  // A plain object only (an array's prototype is Array.prototype).
   const proto: unknown = Object.getPrototypeOf(data);
   if (proto !== Object.prototype && proto !== null) return null;
-  const keys = Object.keys(data);
-  if (keys.length !== 2) return null;
   const { type, status } = data as { type?: unknown; status?: unknown };
-  if (type !== RESULT_MESSAGE_TYPE || !isResultStatus(status)) return null;
-  return { type: RESULT_MESSAGE_TYPE, status };
+  return Object.keys(data).length === 2 && type === RESULT_MESSAGE_TYPE && isResultStatus(status) ? { type, status } : null;
 }

@@ -2,8 +2,8 @@
 // The protocol (docs/element.md, Verified outcome): GET {status-url}?order_ref=…, one request at a
 // time; 200 { status, invoice_id } settles, 204 means "not yet, ask again", 404 means the endpoint does
 // not know the order, anything else is retried after a short back-off, all within settle-timeout.
-import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import type { PayFormSettledDetail } from './events.js';
+import { RunController } from './run-controller.js';
 
 export const DEFAULT_SETTLE_TIMEOUT = 60000;
 /** Wait after a 5xx, a network error or an unreadable answer (or the server's retry-after, capped). */
@@ -19,40 +19,21 @@ export interface SettleCallbacks {
   failed(code: SettleErrorCode, message: string): void;
 }
 
-/** `{ status, invoice_id }` with two non-empty strings, or null. Only these two fields go on. */
-function parseSettled(text: string): PayFormSettledDetail | null {
-  try {
-    // Read as text and parsed as JSON only: the answer never reaches the DOM.
-    const { status, invoice_id } = JSON.parse(text) as { status?: unknown; invoice_id?: unknown };
-    if (typeof status === 'string' && status !== '' && typeof invoice_id === 'string' && invoice_id !== '') return { status, invoice_id };
-  } catch {
-    // null, a primitive or not JSON: not an answer.
-  }
-  return null;
+/** `{ status, invoice_id }` with two non-empty strings, or null (for null, a primitive, any other shape). Only these two fields go on. */
+function parseSettled(data: unknown): PayFormSettledDetail | null {
+  const { status, invoice_id } = Object(data) as { status?: unknown; invoice_id?: unknown };
+  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? { status, invoice_id } : null;
 }
 
-export class SettleController implements ReactiveController {
-  readonly #callbacks: SettleCallbacks;
-  /** Ends the current run: aborts its request and drops its time limit. */
-  #stop: (() => void) | null = null;
+export class SettleController extends RunController<SettleCallbacks> {
   /** pay-form-settled fired for the last run. */
   #settled = false;
 
-  constructor(host: ReactiveControllerHost, callbacks: SettleCallbacks) {
-    this.#callbacks = callbacks;
-    host.addController(this);
-  }
-
-  hostDisconnected(): void {
-    this.stop();
-  }
-
   /** Starts asking for at most `ms`, unless already asking; `again` allows a new run after a settled one (a new result). */
-  start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): void {
-    if (this.#stop !== null || (this.#settled && !again)) return;
+  async start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): Promise<void> {
+    if (this.running || (this.#settled && !again)) return;
     this.#settled = false;
-    const { failed } = this.#callbacks;
-    const origin = window.location.origin;
+    const { failed } = this.on;
     let url: URL;
     try {
       url = new URL(statusUrl, document.baseURI);
@@ -60,54 +41,36 @@ export class SettleController implements ReactiveController {
       return failed('invalid-status-url', 'status-url is not a URL');
     }
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-    if (url.origin !== origin) return failed('invalid-status-url', `status-url must be on this page's origin (${origin}), not ${url.origin}`);
+    if (url.origin !== location.origin) return failed('invalid-status-url', "status-url is not on this page's origin");
     // The status endpoint answers 404 without an order reference: say so at once instead of asking.
-    if (!orderRef) return failed('settle-timeout', 'order-ref is not set, so status-url cannot be asked about the order');
+    if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
+    // A fragment in status-url stays out: fetch never sends one.
     url.searchParams.set('order_ref', orderRef);
-    url.hash = '';
-    const controller = new AbortController();
-    const timer = setTimeout(() => end(() => failed('settle-timeout', `no verified status from status-url within ${ms} ms`)), ms);
-    const stop = () => (clearTimeout(timer), controller.abort());
-    const end = (report: () => void) => {
-      if (this.#stop !== stop) return;
-      this.stop();
-      report();
-    };
-    this.#stop = stop;
-    void this.#ask(url, controller.signal, end);
-  }
-
-  stop(): void {
-    this.#stop?.();
-    this.#stop = null;
-  }
-
-  async #ask(url: URL, signal: AbortSignal, end: (report: () => void) => void): Promise<void> {
+    const [signal, end] = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
+    // A stopped run wakes from its wait and ends here, before asking again.
     while (!signal.aborted) {
       const began = Date.now();
       let wait = BACKOFF_MS;
       try {
-        const response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' }, signal });
+        // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
+        const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' }, signal });
         const { status } = response;
-        const detail = status === 200 ? parseSettled(await response.text()) : null;
+        // Parsed as JSON only (an unreadable answer is retried): the answer never reaches the DOM.
+        const detail = status === 200 ? parseSettled(await response.json()) : null;
         if (detail !== null) {
           return end(() => {
             this.#settled = true;
-            this.#callbacks.settled(detail);
+            this.on.settled(detail);
           });
         }
-        if (status === 404) return end(() => this.#callbacks.failed('settle-timeout', 'status-url does not know this order (404)'));
+        if (status === 404) return end(() => this.on.failed('settle-timeout', 'status-url does not know this order (404)'));
         const seconds = Number(response.headers.get('retry-after'));
         if (status === 204) wait = began + MIN_ASK_INTERVAL_MS - Date.now();
         else if (seconds > 0) wait = Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
       } catch {
-        // A network error is retried after the back-off; an abort ends the loop below.
+        // A network error is retried after the back-off; an abort ends the loop.
       }
-      if (signal.aborted) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }

@@ -1,5 +1,8 @@
-// Asking the merchant's own backend for a key: the POST to token-url, or the integrator's fetchToken.
-// Every failure rejects with one Error naming the source, so the element has a single code to report.
+// Asking the merchant's own backend for a key, as a Lit reactive controller: the POST to token-url or
+// the integrator's fetchToken, one request at a time, bounded by a time limit, aborted when the host
+// leaves the page or the element forgets it. Every failure is one message naming the source, so the
+// element has a single code to report.
+import { RunController } from './run-controller.js';
 
 export type TokenAnswer = { key: string } | { redirect_url: string };
 
@@ -17,38 +20,67 @@ export type FetchToken = (context: FetchTokenContext) => Promise<TokenAnswer>;
  * are present redirect_url wins, as the service's own rule says (docs/service-contract.md, Endpoints).
  */
 export function parseTokenAnswer(data: unknown): TokenAnswer | null {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const { key, redirect_url } = data as { key?: unknown; redirect_url?: unknown };
-  if (typeof redirect_url === 'string') return { redirect_url };
-  if (typeof key === 'string') return { key };
-  return null;
+  const { key, redirect_url } = Object(data) as { key?: unknown; redirect_url?: unknown };
+  return typeof redirect_url === 'string' ? { redirect_url } : typeof key === 'string' ? { key } : null;
 }
 
-/**
- * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
- * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer or a bad
- * shape all reject with an Error whose message says which.
- */
-export async function requestToken(fetchToken: FetchToken | null, tokenUrl: string, orderRef: string | null, signal: AbortSignal): Promise<TokenAnswer> {
-  const source = fetchToken ? 'fetchToken' : 'token-url';
-  let data: unknown;
-  try {
-    if (fetchToken) data = await fetchToken({ orderRef, signal });
-    else {
-      const response = await fetch(tokenUrl, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
-        signal,
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      data = await response.json();
+export interface TokenCallbacks {
+  /** An answer arrived for the current request; `status` now holds it. */
+  answered(): void;
+  /** The current request failed or timed out; `status` is now `failed`. */
+  failed(message: string): void;
+}
+
+export class TokenController extends RunController<TokenCallbacks> {
+  /** Unset until asked, then `pending`, the answer, or `failed`. */
+  declare status?: TokenAnswer | 'pending' | 'failed';
+
+  /**
+   * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
+   * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer, a bad shape
+   * or no answer in time all fail the request with a message that says which.
+   */
+  async request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): Promise<void> {
+    const source = fetchToken ? 'fetchToken' : 'token-url';
+    const failed = (message: string) => () => {
+      this.status = 'failed';
+      this.on.failed(message);
+    };
+    // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
+    const [signal, end] = this.begin(ms, failed(`no token in ${ms} ms`));
+    this.status = 'pending';
+    let data: unknown;
+    try {
+      if (fetchToken) data = await fetchToken({ orderRef, signal });
+      else {
+        const response = await fetch(tokenUrl ?? '', {
+          // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
+          signal,
+        });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        data = await response.json();
+      }
+    } catch (error) {
+      // An Error's message, or whatever else was thrown as text.
+      return end(failed(`${source} failed: ${(error as Error | null)?.message ?? error}`));
     }
-  } catch (error) {
-    throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const answer = parseTokenAnswer(data);
+    end(
+      answer === null
+        ? failed(`${source} gave neither key nor redirect_url`)
+        : () => {
+            this.status = answer;
+            this.on.answered();
+          },
+    );
   }
-  const answer = parseTokenAnswer(data);
-  if (answer === null) throw new Error(`${source} answered neither { key } nor { redirect_url }`);
-  return answer;
+
+  /** Aborts a pending request and drops any answer: the next decision asks again (a new connection is a new checkout). */
+  override stop(): void {
+    super.stop();
+    this.status = undefined;
+  }
 }

@@ -3,7 +3,7 @@
 // http(s) rule here. Expected refusals come back as values, not exceptions, so the element can turn
 // each one into a pay-form-error with its code and the server into a typed error.
 import type { UrlErrorCode } from './error-codes.js';
-import { OPEN_FORM_PATH, openFormPath } from './paths.js';
+import { openFormPath } from './paths.js';
 
 export { OPEN_FORM_PATH, encodeKeySegment } from './paths.js';
 
@@ -16,12 +16,14 @@ export const MAX_KEY_LENGTH = 1024;
 const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 
 const refuse = <T>(code: UrlErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
+const NOT_A_STRING = 'must be a string';
+const HTTP = /^https?:$/;
+const HOLDS_WHITESPACE = 'holds white space or a control character';
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
 export function isLoopbackHost(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname === '[::1]') return true;
   // The URL parser has already normalised IPv4 forms (127.1, 0x7f.1 ...) to dotted decimal.
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+  return /^(localhost|\[::1\]|127(\.\d{1,3}){3})$/.test(hostname);
 }
 
 /**
@@ -29,23 +31,21 @@ export function isLoopbackHost(hostname: string): boolean {
  * parsed URL; `javascript:`, `data:`, relative and unparsable strings are refused.
  */
 export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Checked<URL> {
-  if (typeof raw !== 'string') return refuse(code, `${what} must be a string`);
+  const refused = (problem: string) => refuse<URL>(code, `${what} ${problem}`);
+  if (typeof raw !== 'string') return refused(NOT_A_STRING);
   // The URL parser strips leading/trailing C0 and space and drops tabs and newlines anywhere, so a raw
   // string can differ from what it parses to; refusing them keeps header and log injection out.
-  if (WHITESPACE_OR_CONTROL.test(raw)) return refuse(code, `${what} holds white space or control characters`);
+  if (WHITESPACE_OR_CONTROL.test(raw)) return refused(HOLDS_WHITESPACE);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return refuse(code, `${what} is not an absolute URL`);
+    return refused('is not an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return refuse(code, `${what} must use https (or http on a loopback host), not ${url.protocol}`);
-  }
-  if (url.username !== '' || url.password !== '') return refuse(code, `${what} must not carry credentials`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return refuse(code, `${what} uses plain http to ${url.hostname}; only localhost, 127.0.0.0/8 and [::1] may`);
-  }
+  const { protocol, hostname } = url;
+  if (!HTTP.test(protocol)) return refused(`must be https, not ${protocol}`);
+  if (url.username || url.password) return refused('carries credentials');
+  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`uses plain http to ${hostname}, not a loopback host`);
   return { ok: true, value: url };
 }
 
@@ -61,14 +61,14 @@ export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
   if (!checked.ok) return checked;
   const url = checked.value;
   // The form path is appended to the base path: a query or fragment would end up in front of it.
-  if (url.search !== '' || url.hash !== '') {
-    return refuse('invalid-base-url', 'base-url must not have a query or a fragment');
+  if (url.search || url.hash) {
+    return refuse('invalid-base-url', 'base-url has a query or a fragment');
   }
   // Found by the URL property tests: Node 20's URL parser can leave a dot segment in a parsed path
   // ("/a/.~/." stays) that a later parse of the form URL removes, moving the form out of its path.
   // A correct parser never leaves one, so any that remains is refused here, with the base URL's code.
-  if (url.pathname.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) {
-    return refuse('invalid-base-url', 'base-url path must not hold "." or ".." segments');
+  if (/\/(\.|%2e){1,2}(\/|$)/i.test(url.pathname)) {
+    return refuse('invalid-base-url', 'base-url has a dot segment');
   }
   return { ok: true, value: { value: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, origin: url.origin } };
 }
@@ -85,17 +85,22 @@ export function checkRedirectUrl(raw: unknown): Checked<string> {
   return checked.ok ? { ok: true, value: checked.value.href } : checked;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Read code point by code point (the u flag), a surrogate pair is one character; only a lone surrogate is Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** A key from obtain_token, refused when it could not be one path segment of the form URL. */
 export function checkKey(raw: unknown): Checked<string> {
-  if (typeof raw !== 'string') return refuse('invalid-key', 'key must be a string');
-  if (raw === '') return refuse('invalid-key', 'key is empty');
-  if (raw === '.' || raw === '..') return refuse('invalid-key', 'key must not be "." or ".."');
-  if (raw.length > MAX_KEY_LENGTH) return refuse('invalid-key', `key is longer than ${MAX_KEY_LENGTH} characters`);
-  if (WHITESPACE_OR_CONTROL.test(raw)) return refuse('invalid-key', 'key holds white space or control characters');
-  if (LONE_SURROGATE.test(raw)) return refuse('invalid-key', 'key is not well-formed Unicode');
-  return { ok: true, value: raw };
+  const problem =
+    typeof raw !== 'string'
+      ? NOT_A_STRING
+      : /^\.{0,2}$/.test(raw)
+        ? 'is empty, "." or ".."'
+        : raw.length > MAX_KEY_LENGTH
+          ? `is over ${MAX_KEY_LENGTH} characters`
+          : WHITESPACE_OR_CONTROL.test(raw)
+            ? HOLDS_WHITESPACE
+            : LONE_SURROGATE.test(raw) && 'is not well-formed Unicode';
+  return problem ? refuse('invalid-key', `key ${problem}`) : { ok: true, value: raw as string };
 }
 
 /** `{base}/api/jsapi/open/{key}/`, or the refusal of the base URL or the key. */
@@ -108,21 +113,17 @@ export function openFormUrl(base: unknown, key: unknown): Checked<string> {
 export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
   const checkedKey = checkKey(key);
   if (!checkedKey.ok) return checkedKey;
-  const prefix = `${base.value}${OPEN_FORM_PATH}`;
   const expected = openFormPath(base.value, checkedKey.value);
-  const built = new URL(expected).href;
-  // A belt to the braces above: whatever the parser did, the form stays under the open-form path.
-  if (!built.startsWith(prefix) || built !== expected) {
-    return refuse('invalid-key', 'key would leave the open-form path');
-  }
-  return { ok: true, value: built };
+  // A belt to the braces above: the parser must give back exactly `{base}/api/jsapi/open/{key}/`
+  // (which starts with the open-form path), whatever it would otherwise have made of it.
+  return new URL(expected).href === expected ? { ok: true, value: expected } : refuse('invalid-key', 'key leaves the open-form path');
 }
 
 /** The origin of an absolute http(s) URL, or null for anything else (including "*" and opaque origins). */
 export function httpOrigin(value: string): string | null {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+    return HTTP.test(url.protocol) ? url.origin : null;
   } catch {
     return null;
   }

@@ -124,7 +124,7 @@ describe('<pay-form token-url>', () => {
     const { el, events } = await mount({ 'base-url': service, 'token-url': '/__token/hang', 'load-timeout': '300' });
     expect(el.state).to.equal('loading');
     const error = await waitForEvent(events, 'pay-form-error');
-    expect(error.detail).to.deep.equal({ code: 'token-request-failed', message: 'the token request got no answer within 300 ms' });
+    expect(error.detail).to.deep.equal({ code: 'token-request-failed', message: 'no token in 300 ms' });
     expect(el.state).to.equal('error');
     await waitUntil(async () => (await tokenRequests())[0]?.aborted === true, 'the server saw the abort', { timeout: 8000 });
     await el.updateComplete;

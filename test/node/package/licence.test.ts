@@ -17,7 +17,7 @@ test('each script-tag bundle opens with a legal comment naming Lit, its licence 
     const firstLine = (await readFile(distFile(file), 'utf8')).split('\n')[0]!;
     assert.match(firstLine, /^\/\*!.*\*\/$/, `${file} opens with a legal comment`);
     assert.match(firstLine, /Lit, Copyright 2017 Google LLC, BSD-3-Clause/, file);
-    const named = firstLine.match(/notices are in (\S+) beside this file/)?.[1];
+    const named = firstLine.match(/: see (\S+) \*\/$/)?.[1];
     assert.ok(named !== undefined, `${file} names its notices file`);
     distFile(named);
   }

@@ -9,9 +9,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { sizeRows, sizeTable } from '../../../scripts/size.js';
+import { moduleBytes, moduleTable } from '../../../scripts/size-modules.js';
 import {
   anchors,
   bundleScriptTags,
+  MODULES_HEADING,
   firstTable,
   relativeLinks,
   section,
@@ -107,6 +109,11 @@ test("the README's script tags carry each bundle's SRI hash, crossorigin and thi
 test(`the size table in ${SIZE_FILE} is what bench/size prints for this build`, async () => {
   const table = firstTable(section(pages.get(SIZE_FILE) ?? '', SIZE_HEADING)).join('\n');
   assert.equal(table, sizeTable(await sizeRows(root)), 'run npm run readme:sync');
+});
+
+test(`the bytes-per-module table in ${SIZE_FILE} is what scripts/size-modules.ts measures for this code`, async () => {
+  const table = firstTable(section(pages.get(SIZE_FILE) ?? '', MODULES_HEADING)).join('\n');
+  assert.equal(table, moduleTable(await moduleBytes()), 'run npm run readme:sync');
 });
 
 test("docs/server.md's worked example is what the built package and node:crypto compute", async () => {

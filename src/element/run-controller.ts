@@ -1,0 +1,49 @@
+// One run at a time, as a Lit reactive controller: the token request and the wait for the verified
+// status each start a run with a time limit, abort it when the host leaves the page, a new run starts
+// or the time is up, and ignore whatever a run reports after it ended.
+import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+
+/** Ends the current run and then reports its outcome; does nothing once that run has ended. */
+export type EndRun = (report: () => void) => void;
+
+export class RunController<Callbacks> implements ReactiveController {
+  /** The current run: aborted when cut short, null once it has ended. */
+  #run: AbortController | null = null;
+
+  constructor(
+    host: ReactiveControllerHost,
+    protected readonly on: Callbacks,
+  ) {
+    host.addController(this);
+  }
+
+  get running(): boolean {
+    return this.#run !== null;
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+
+  /** Stops any run and starts one that reports `timedOut`, its signal aborted, unless it ends within `ms`. */
+  protected begin(ms: number, timedOut: () => void): [signal: AbortSignal, end: EndRun] {
+    this.stop();
+    const run = (this.#run = new AbortController());
+    // An answer ends the run without aborting: the signal is only for what was cut short.
+    const end = (report: () => void, abort = false) => {
+      if (this.#run !== run) return;
+      this.#run = null;
+      if (abort) run.abort();
+      report();
+    };
+    // Left to fire after an earlier end: it then finds its run over and does nothing.
+    setTimeout(() => end(timedOut, true), ms);
+    return [run.signal, end];
+  }
+
+  /** Ends the current run, aborting it; what it reports later is ignored. */
+  stop(): void {
+    this.#run?.abort();
+    this.#run = null;
+  }
+}
