@@ -11,7 +11,8 @@ export { DEFAULT_SETTLE_TIMEOUT };
 
 /** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
 export function timeLimit(value: number, fallback: number): number {
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
+  // Past 2^31 - 1 ms a timer fires at once: a longer limit waits as long as a timer can.
+  return Number.isFinite(value) && value >= 0 ? Math.min(value, 2147483647) : fallback;
 }
 
 /**

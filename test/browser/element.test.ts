@@ -257,6 +257,15 @@ describe('<pay-form> load-timeout', () => {
     expect(el.state).to.equal('open');
   });
 
+  it('a limit longer than a timer can wait is the longest it can, not an instant timeout', async () => {
+    const { service } = await origins();
+    // Past 2^31 - 1 ms a browser timer fires at once.
+    const { el, events } = await mount({ 'base-url': service, key: 'hang-3', 'load-timeout': '3000000000' });
+    await settle(300);
+    expect(typesOf(events)).to.deep.equal(['pay-form-open']);
+    expect(el.state).to.equal('loading');
+  });
+
   it('redirect-on-timeout falls back to the same form URL through pay-form-redirect', async () => {
     const { service } = await origins();
     const { events } = await mount({
