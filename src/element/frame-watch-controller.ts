@@ -11,10 +11,12 @@ export interface Frame {
   /** The form URL's origin, known from the base URL's check. */
   origin: string;
   display: 'inline' | 'modal';
-  /** It fired load. */
+  /** It fired load (the reachability check then decides whether that was the form). */
   ready?: boolean;
   /** A result message came from it. */
   result?: boolean;
+  /** Reported ready: it loaded and the service answered (or a result came, which says as much). */
+  shown?: boolean;
 }
 
 export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachable';
@@ -22,6 +24,8 @@ export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachab
 export interface FrameWatchCallbacks {
   /** A result message came from the frame's window, from an accepted origin. */
   result(status: ResultStatus): void;
+  /** The frame loaded and the service answers: what it shows is the form. */
+  ready(frame: Frame): void;
   /** The frame will not show the form: the page's CSP blocked it, it did not load in time, or the service is unreachable. */
   failed(frame: Frame, code: FrameErrorCode, message: string): void;
 }
@@ -61,7 +65,7 @@ export class FrameWatchController implements ReactiveController {
     document.removeEventListener('securitypolicyviolation', this);
   }
 
-  /** Shows a new frame: starts its load time limit; its reachability check waits until it is in the document. */
+  /** Shows a new frame: starts its load time limit. */
   watch(frame: Frame, ms: number): void {
     this.frame = frame;
     this.#iframe = null;
@@ -69,28 +73,36 @@ export class FrameWatchController implements ReactiveController {
     setTimeout(() => this.#check(frame, !frame.ready, 'load-timeout', `the form did not load in ${ms} ms`), ms);
   }
 
-  /**
-   * The frame's iframe is in the document (so the form's request went first): check that the service
-   * answers. A frame at a closed port or an unknown host shows the browser's error page and fires load,
-   * so the frame cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never
-   * sent twice) fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable.
-   * A page whose CSP connect-src leaves out the service makes the check fail too: that violation
-   * marks the check as blind and nothing is reported (docs/element.md, Error codes).
-   */
-  shown(frame: Frame, iframe: HTMLIFrameElement): void {
+  /** The frame's iframe is in the document: the only window a result may come from. */
+  shown(iframe: HTMLIFrameElement): void {
     this.#iframe = iframe;
-    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
-    fetch(`${frame.origin}/`, init).catch(() => {
-      // The CSP violation event is queued before the rejection settles: look after it has run.
-      setTimeout(() => this.#check(frame, !this.#blind, 'service-unreachable', `${frame.origin} is unreachable`));
-    });
   }
 
-  /** The frame fired load: true the first time only, since later loads are the form navigating on. */
-  loaded(frame: Frame): boolean {
-    // Chromium fires load for its own error page too, so the reachability check goes on.
-    if (this.frame !== frame || frame.ready) return false;
-    return (frame.ready = true);
+  /**
+   * The frame fired load. The first time, check that it shows the form and report ready: a frame at a
+   * closed port or an unknown host shows the browser's error page and fires load too, so the frame
+   * cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never sent twice)
+   * fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable. A page whose
+   * CSP connect-src leaves out the service makes the check fail too: that violation marks the check as
+   * blind, and the frame counts as ready (docs/element.md, Error codes). Made at load, not when the
+   * frame is inserted, so that it never competes with the form's own request (docs/performance.md).
+   */
+  loaded(frame: Frame): void {
+    if (this.frame !== frame || frame.ready) return;
+    frame.ready = true;
+    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+    fetch(`${frame.origin}/`, init).then(
+      () => this.#ready(frame),
+      // The CSP violation event is queued before the rejection settles: look after it has run.
+      () => setTimeout(() => (this.#blind ? this.#ready(frame) : this.#check(frame, true, 'service-unreachable', `${frame.origin} is unreachable`))),
+    );
+  }
+
+  /** Reports the frame on show ready, once. */
+  #ready(frame: Frame): void {
+    if (this.frame !== frame || frame.shown) return;
+    frame.shown = true;
+    this.#on.ready(frame);
   }
 
   /** Reports a failure of the frame on show when `failed` holds and no result has come. */
@@ -106,6 +118,8 @@ export class FrameWatchController implements ReactiveController {
       if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
       const message = parseResult(event.data);
       if (message === null) return;
+      // A page of the service's flow posted it, so the form was there: ready comes first.
+      if (frame.ready) this.#ready(frame);
       frame.result = true;
       return this.#on.result(message.status);
     }

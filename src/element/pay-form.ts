@@ -60,6 +60,10 @@ export class PayForm extends PayFormProperties {
       // The framed result is the browser's word: ask the merchant's backend for the verified one.
       this.#askSettled(true);
     },
+    ready: (frame) => {
+      if (!frame.result) this.#setState('open');
+      this.#emit(PAY_FORM_READY, { url: frame.url });
+    },
     failed: (frame, code, message) => {
       this.#removeFrame();
       this.#fail({ code, message });
@@ -139,21 +143,21 @@ export class PayForm extends PayFormProperties {
       shown = this.#shown = frame && this.#nodes(frame);
     }
     if (!shown) return;
-    const { frame: showing, iframe, node } = shown;
+    const { iframe, node } = shown;
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
     // Set before the iframe is inserted, so before it starts loading.
     setAttributes(iframe, { title, sandbox: this.frameSandbox });
     if (node !== iframe) setAttributes(node, { 'aria-label': title });
     if (!isNew) return;
     this.renderRoot.append(node);
-    this.#watch.shown(showing, iframe);
+    this.#watch.shown(iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
   }
 
   #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
-    const iframe = createFrame(frame.url, () => this.#onFrameLoad(frame));
+    const iframe = createFrame(frame.url, () => this.#watch.loaded(frame));
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
     return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, dismiss) };
@@ -213,11 +217,6 @@ export class PayForm extends PayFormProperties {
     if (this.statusUrl != null) void this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
   }
 
-  #onFrameLoad(frame: Frame): void {
-    if (!this.#watch.loaded(frame)) return;
-    if (!frame.result) this.#setState('open');
-    this.#emit(PAY_FORM_READY, { url: frame.url });
-  }
 
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;

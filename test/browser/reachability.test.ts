@@ -18,6 +18,8 @@ describe('<pay-form> and an unreachable service', () => {
     expect(el.state).to.equal('error');
     await el.updateComplete;
     expect(frameOf(el)).to.equal(null);
+    // The browser's error page loaded in the frame, but it is not the form: no pay-form-ready.
+    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-error']);
   });
 
   it('with redirect-on-timeout, falls back to a redirect to the same form URL', async () => {
