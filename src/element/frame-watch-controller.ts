@@ -34,6 +34,8 @@ export interface FrameWatchCallbacks {
 export type FrameWatchHost = ReactiveControllerHost & HTMLElement & { allowedOrigins: string | null };
 
 const FRAME_DIRECTIVE = /^(frame|child|default)-src$/;
+/** A check still unanswered after this means something took the connection: the frame is ready. */
+const CHECK_WAIT_MS = 1000;
 
 /**
  * Every check is tied to its frame object and does nothing once that frame is no longer on show or
@@ -84,12 +86,14 @@ export class FrameWatchController implements ReactiveController {
    * cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never sent twice)
    * fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable. A page whose
    * CSP connect-src leaves out the service makes the check fail too: that violation marks the check as
-   * blind, and the frame counts as ready (docs/element.md, Error codes). Made at load, not when the
-   * frame is inserted, so that it never competes with the form's own request (docs/performance.md).
+   * blind, and the frame counts as ready (docs/element.md, Error codes). A check with no answer within
+   * CHECK_WAIT_MS counts as answered. Made at load, not when the frame is inserted, so that it never
+   * competes with the form's own request (docs/performance.md).
    */
   loaded(frame: Frame): void {
     if (this.frame !== frame || frame.ready) return;
     frame.ready = true;
+    setTimeout(() => this.#ready(frame), CHECK_WAIT_MS);
     const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
     fetch(`${frame.origin}/`, init).then(
       () => this.#ready(frame),

@@ -91,7 +91,7 @@ export class PayFormProperties extends ReactiveElement {
   declare frameTitle: string;
   /** @default null */
   declare statusUrl: string | null;
-  /** @default DEFAULT_SETTLE_TIMEOUT */
+  /** @default 60000 */
   declare settleTimeout: number;
   /** @default false */
   declare awaitSettled: boolean;

@@ -31,6 +31,19 @@ describe('<pay-form> and an unreachable service', () => {
     expect(typesOf(events).indexOf('pay-form-error')).to.be.lessThan(typesOf(events).indexOf('pay-form-redirect'));
   });
 
+  it('a check that gets no answer does not hold back pay-form-ready: something took the connection', async () => {
+    const { service } = await origins();
+    await executeServerCommand('probes-hang', true);
+    try {
+      const { el, events } = await mount({ 'base-url': service, key: 'plain-u4' });
+      await waitForEvent(events, 'pay-form-ready');
+      expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready']);
+      expect(el.state).to.equal('open');
+    } finally {
+      await executeServerCommand('probes-hang', false);
+    }
+  });
+
   it('a reachable service stays open: the check is one HEAD to its origin, without the key or cookies', async () => {
     const { service } = await origins();
     await probes();

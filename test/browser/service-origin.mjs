@@ -8,7 +8,8 @@
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
 // executeServerCommand('service-requests'). The element's reachability check (HEAD /) is kept apart,
 // in executeServerCommand('service-probes'); executeServerCommand('closed-origin') is an origin on a
-// loopback port that was bound and closed again, where nothing answers.
+// loopback port that was bound and closed again, where nothing answers. executeServerCommand('probes-hang',
+// true) holds every later check open without an answer (false answers them again).
 //
 // The page's own origin also gets a merchant token endpoint under /__token/, so token-url is tested
 // against a real same-origin HTTP answer: /__token/raw?body=<text>&status=<code> answers <text> with
@@ -36,6 +37,7 @@ export function serviceOriginPlugin() {
   const sockets = new Set();
   const seen = [];
   const probes = [];
+  let probesHang = false;
   let closedOrigin;
   const tokenRequests = [];
   const STATUS_WAIT_MS = 300;
@@ -120,7 +122,7 @@ export function serviceOriginPlugin() {
     const url = new URL(req.url, serviceOrigin);
     if (req.method === 'HEAD' && url.pathname === '/') {
       probes.push({ path: url.pathname, cookie: req.headers.cookie ?? null });
-      res.writeHead(404).end();
+      if (!probesHang) res.writeHead(404).end();
       return;
     }
     const match = /^\/api\/jsapi\/open\/([^/]*)\/$/.exec(url.pathname);
@@ -185,6 +187,7 @@ export function serviceOriginPlugin() {
       if (command === 'service-requests') return seen.splice(0);
       if (command === 'service-probes') return probes.splice(0);
       if (command === 'closed-origin') return closedOrigin;
+      if (command === 'probes-hang') return (probesHang = payload === true);
       if (command === 'token-requests') return tokenRequests.map((r) => ({ ...r }));
       if (command === 'token-requests-clear') return tokenRequests.splice(0).length;
       return undefined;
