@@ -1,6 +1,6 @@
 // The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
 import type { FieldIssue } from '../service/field-checks.js';
-import { checkOptions, positive, timerDelay, timerDelayOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
+import { checkOptions, positive, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 import { DEFAULT_MAX_INVOICES } from './invoices.js';
 
 /** How a callback is delivered again until the merchant answers 2xx. */
@@ -93,16 +93,16 @@ const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
   callbackRetry: { check: any },
   frameAncestors: { check: any },
   log: { check: any },
-  payoutDelayMs: { check: timerDelayOrZero },
+  payoutDelayMs: { check: timerMillisecondsOrZero },
   maxInvoices: { check: atLeastOne },
   maxRecords: { check: atLeastOne },
 };
 
 const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
-  initialDelayMs: { check: timerDelay },
-  maxDelayMs: { check: timerDelay },
+  initialDelayMs: { check: timerMilliseconds },
+  maxDelayMs: { check: timerMilliseconds },
   maxAttempts: { check: positive },
-  timeoutMs: { check: timerDelay },
+  timeoutMs: { check: timerMilliseconds },
 };
 
 /** checkOptions' words for a key outside the table; the sandbox lists those names together. */

@@ -9,7 +9,7 @@ import { answer, failure, readJsonObject, requireOptions, type FetchHandler } fr
 import { Answer, fetchHandler, type Incoming } from './native.js';
 import type { PayoutLedger } from './payout-ledger.js';
 import { settleFromCallback } from './payout-guard.js';
-import { fn, timerDelay } from '../service/option-rules.js';
+import { fn, timerMilliseconds } from '../service/option-rules.js';
 
 export type { CallbackPayload };
 
@@ -79,7 +79,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const hasVerifier = typeof options?.verifier === 'function';
   const store = options?.store ?? new MemoryCallbackStore();
   const timeoutMs = options?.onStatusTimeoutMs ?? 30_000;
-  const timeoutProblem = timerDelay(timeoutMs);
+  const timeoutProblem = timerMilliseconds(timeoutMs);
   requireOptions('createCallbackHandler', [
     ['secret', hasSecret === hasVerifier ? 'give exactly one of secret (non-empty) or verifier' : undefined],
     ['onStatus', fn(options?.onStatus)],

@@ -2,7 +2,7 @@
 // made at all (ConfigError listing every bad option) instead of failing on the first payment.
 import { ConfigError } from './errors.js';
 import type { FieldIssue } from '../service/fields.js';
-import { checkOptions, count, fn, nonEmptyString, timerDelay, timerDelayOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
+import { checkOptions, count, fn, nonEmptyString, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 import { checkBaseUrl } from '../service/form-url.js';
 import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../service/signature.js';
 import type { TransportSettings } from './transport.js';
@@ -83,10 +83,10 @@ const OPTION_TABLE: Readonly<Record<string, OptionRule>> = {
   secret: { check: nonEmptyString },
   signer: { check: fn },
   verifier: { check: fn },
-  timeoutMs: { check: timerDelay },
+  timeoutMs: { check: timerMilliseconds },
   maxRetries: { check: count },
-  retryBaseMs: { check: timerDelayOrZero },
-  retryMaxMs: { check: timerDelayOrZero },
+  retryBaseMs: { check: timerMillisecondsOrZero },
+  retryMaxMs: { check: timerMillisecondsOrZero },
   fetch: { check: fn },
   onWarning: { check: fn },
   payoutLedger: { check: ledger },

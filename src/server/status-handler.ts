@@ -4,7 +4,7 @@
 import type { CallbackStore, OrderStatus } from './callback-store.js';
 import { answer, failure, requireOptions, type FetchHandler } from './handlers.js';
 import { Answer, fetchHandler } from './native.js';
-import { count, fn, timerDelayOrZero } from '../service/option-rules.js';
+import { count, fn, timerMillisecondsOrZero } from '../service/option-rules.js';
 
 export interface StatusHandlerOptions {
   /** The store the callback handler records into (it needs `status`; `watch` makes the wait quicker). */
@@ -47,7 +47,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
   requireOptions('createStatusHandler', [
     ['store', fn(options?.store?.status) && 'must be a CallbackStore with status()'],
     ['authorize', fn(options?.authorize)],
-    ['waitMs', timerDelayOrZero(waitMs)],
+    ['waitMs', timerMillisecondsOrZero(waitMs)],
     ['maxWaiters', count(maxWaiters)],
   ]);
   const { store, authorize, onError } = options;

@@ -26,18 +26,16 @@ export const atLeastOne: OptionCheck = (v) =>
  *  ever with PX, and a lease without end would keep a dead holder's claim for ever. */
 export const milliseconds: OptionCheck = (v) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'must be a whole number of milliseconds, 1 or more';
-/** Longest wait setTimeout keeps: past it, Node fires the timer after 1 ms. */
+/** Longest wait setTimeout keeps: past it, Node and browsers fire the timer after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** A time limit run by a timer: milliseconds no longer than MAX_TIMER_MS. */
-export const timerMilliseconds: OptionCheck = (v) =>
-  milliseconds(v) === undefined && (v as number) <= MAX_TIMER_MS ? undefined : `must be a whole number of milliseconds, 1 to ${MAX_TIMER_MS}`;
-
-/** A delay run by a timer, in milliseconds: above 0 and no longer than MAX_TIMER_MS. */
-export const timerDelay: OptionCheck = (v) =>
-  typeof v === 'number' && v > 0 && v <= MAX_TIMER_MS ? undefined : `must be a number of milliseconds above 0, at most ${MAX_TIMER_MS}`;
-/** The same, where 0 means "no wait". */
-export const timerDelayOrZero: OptionCheck = (v) =>
-  typeof v === 'number' && v >= 0 && v <= MAX_TIMER_MS ? undefined : `must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`;
+const timer = (least: 0 | 1): OptionCheck => (v) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= least && v <= MAX_TIMER_MS
+    ? undefined
+    : `must be a whole number of milliseconds, ${least} to ${MAX_TIMER_MS}`;
+/** A time limit or delay run by a timer: whole milliseconds, 1 to MAX_TIMER_MS. */
+export const timerMilliseconds: OptionCheck = timer(1);
+/** The same where 0 means "no wait". */
+export const timerMillisecondsOrZero: OptionCheck = timer(0);
 
 /** The issues among `[path, problem]` pairs, each problem what an OptionCheck answered (undefined when fine). */
 export function issuesAmong(checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): FieldIssue[] {

@@ -115,9 +115,9 @@ test('options are checked from one table: every bad option is named at once, cal
   );
   await assert.rejects(startSandbox({ callbackRetry: { maxAttempts: 0, tries: 3 } } as never), /unknown option\(s\): callbackRetry\.tries; callbackRetry\.maxAttempts must be/);
   // A timer past 2^31 - 1 ms fires after 1 ms: such delays are refused, not turned into a busy loop.
-  await assert.rejects(startSandbox({ payoutDelayMs: 2 ** 31 }), /payoutDelayMs must be a number of milliseconds from 0 to 2147483647/);
+  await assert.rejects(startSandbox({ payoutDelayMs: 2 ** 31 }), /payoutDelayMs must be a whole number of milliseconds, 0 to 2147483647/);
   await assert.rejects(
     startSandbox({ callbackRetry: { timeoutMs: 2 ** 31, maxDelayMs: 2 ** 31 } }),
-    (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name} must be a number of milliseconds`)),
+    (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name} must be a whole number of milliseconds, 1 to 2147483647`)),
   );
 });
