@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import type { OutputOptions } from 'rolldown';
+import type { OutputChunk, OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
 import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, isExternal } from './entries.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
@@ -78,6 +78,12 @@ function pageBuild(
   };
 }
 
+/** The code chunks of a build that was not watching (one result, or one per output). */
+function chunksOf(result: Awaited<ReturnType<typeof build>>): OutputChunk[] {
+  const outputs = Array.isArray(result) ? result : [result];
+  return outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item): item is OutputChunk => item.type === 'chunk');
+}
+
 /** The script-tag bundles, ES module and classic script, with Lit inside in production mode, and the
  *  licence notices of what they bundle beside them (named by each bundle's opening legal comment). */
 export async function buildBundles(): Promise<void> {
@@ -89,8 +95,7 @@ export async function buildBundles(): Promise<void> {
       ],
     }),
   );
-  const outputs = Array.isArray(result) ? result : [result];
-  const moduleIds = outputs.flatMap((output) => ('output' in output ? output.output : [])).flatMap((item) => (item.type === 'chunk' ? item.moduleIds : []));
+  const moduleIds = chunksOf(result).flatMap((chunk) => chunk.moduleIds);
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
 }
 
@@ -101,8 +106,7 @@ export function elementOnlyConfig(): InlineConfig {
 
 export async function buildElementWithoutLit(): Promise<string> {
   const result = await build(elementOnlyConfig());
-  const outputs = Array.isArray(result) ? result : [result];
-  const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk');
+  const chunks = chunksOf(result);
   if (chunks.length !== 1 || chunks[0] === undefined) throw new Error(`build: expected one chunk without Lit, got ${chunks.length}`);
   return chunks[0].code;
 }
@@ -110,8 +114,7 @@ export async function buildElementWithoutLit(): Promise<string> {
 /** The ES module bundle as built, with its source map, in memory: scripts/size-modules.ts attributes its bytes. */
 export async function bundleWithMap(): Promise<{ code: string; map: { sources: string[]; mappings: string } }> {
   const result = await build(pageBuild(false, { output: { format: 'es' } }, true));
-  const outputs = Array.isArray(result) ? result : [result];
-  const chunk = outputs.flatMap((output) => ('output' in output ? output.output : [])).find((item) => item.type === 'chunk');
+  const [chunk] = chunksOf(result);
   if (chunk?.map == null) throw new Error('build: no bundle with a source map');
   return { code: chunk.code, map: { sources: chunk.map.sources, mappings: chunk.map.mappings } };
 }

@@ -47,7 +47,7 @@ export class SettleController extends RunController<SettleCallbacks> {
     // A fragment in status-url stays out: fetch never sends one.
     url.searchParams.set('order_ref', orderRef);
     const [signal, end] = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
-    // A stopped run wakes from its wait and ends here, before asking again.
+    // A stopped run ends here when its current wait is over, before asking again.
     while (!signal.aborted) {
       const began = Date.now();
       let wait = BACKOFF_MS;
