@@ -1,4 +1,4 @@
-// bench/form-open (issue 6 item 1), real Chromium (playwright-core, scripts/chromium.mjs launchOptions()).
+// bench/form-open (issue 6 item 1), real Chromium (playwright-core, test/support/engines.mjs).
 //   npm run bench:form-open [-- runs delayMs]
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
@@ -31,13 +31,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../test/support/engines.mjs';
 import { machine, quantile, report } from '../stats.js';
 
 const runs = Number(process.argv[2] ?? 60);
 const delayMs = Number(process.argv[3] ?? 50);
-const { launchOptions } = (await import('../../scripts/chromium.mjs' as string)) as {
-  launchOptions: () => Parameters<typeof chromium.launch>[0];
-};
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 async function listen(host: string, listener: Listener) {
@@ -185,7 +183,7 @@ const rule = (extra = '') => `|${'-'.repeat(W + 2)}|---------|---------|${extra}
 const line = (label: string, xs: number[], extra = '') => `| ${label.padEnd(W)} | ${ms(median(xs))} | ${ms(quantile(xs, 0.95))} |${extra}`;
 
 const profile = mkdtempSync(join(tmpdir(), 'pay-form-bench-'));
-const browser = await chromium.launchPersistentContext(profile, launchOptions());
+const browser = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
 try {
   const defineTimes: number[] = [];
   const element: OpenTiming[] = [];

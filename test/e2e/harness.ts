@@ -1,12 +1,13 @@
 // The end-to-end harness: the real demo (Vite with vite.config.ts and its backend plugin, which
-// starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way.
+// starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way
+// (test/support/engines.mjs; test/support/engine-page.ts drives the other engines).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { launchOptions } from '../../scripts/chromium.mjs';
+import { chromiumLaunchOptions } from '../support/engines.mjs';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,7 +37,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Demo>
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch(launchOptions());
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /**
