@@ -85,8 +85,12 @@ export function checkRedirectUrl(raw: unknown): Checked<string> {
   return checked.ok ? { ok: true, value: checked.value.href } : checked;
 }
 
-// Read code point by code point (the u flag), a surrogate pair is one character; only a lone surrogate is Cs.
-const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Whether a string holds no lone surrogate (encodeURIComponent throws on one). isWellFormed where the
+ * engine has it: JavaScriptCore's /\p{Cs}/u misses a lead surrogate before some characters ("\uD800\uFF0E").
+ * Read code point by code point (the u flag), a surrogate pair is one character; only a lone surrogate is Cs.
+ */
+const wellFormed = (s: string & { isWellFormed?(): boolean }): boolean => s.isWellFormed?.() ?? !/\p{Cs}/u.test(s);
 
 /** A key from obtain_token, refused when it could not be one path segment of the form URL. */
 export function checkKey(raw: unknown): Checked<string> {
@@ -99,7 +103,7 @@ export function checkKey(raw: unknown): Checked<string> {
           ? `is over ${MAX_KEY_LENGTH} characters`
           : WHITESPACE_OR_CONTROL.test(raw)
             ? HOLDS_WHITESPACE
-            : LONE_SURROGATE.test(raw) && 'is not well-formed Unicode';
+            : !wellFormed(raw) && 'is not well-formed Unicode';
   return problem ? refuse('invalid-key', `key ${problem}`) : { ok: true, value: raw as string };
 }
 

@@ -185,6 +185,8 @@ describe('<pay-form> refusals', () => {
     ['a key with a space', { 'base-url': 'https://pay.example', key: 'a b' }, 'invalid-key'],
     ['a key with a control character', { 'base-url': 'https://pay.example', key: 'a\u0007b' }, 'invalid-key'],
     ['a key of 1025 characters', { 'base-url': 'https://pay.example', key: 'k'.repeat(1025) }, 'invalid-key'],
+    // WebKit once took it for well-formed and the form URL's encoding threw.
+    ['a key with a lone surrogate', { 'base-url': 'https://pay.example', key: '\uD800\uFF0E' }, 'invalid-key'],
     ['a javascript: redirect-url', { 'redirect-url': 'javascript:alert(1)' }, 'invalid-redirect-url'],
     ['a data: redirect-url', { 'redirect-url': 'data:text/html,<p>x</p>' }, 'invalid-redirect-url'],
     ['a relative redirect-url', { 'redirect-url': '/checkout' }, 'invalid-redirect-url'],
