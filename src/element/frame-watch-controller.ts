@@ -11,8 +11,12 @@ export interface Frame {
   /** The form URL's origin, known from the base URL's check. */
   origin: string;
   display: 'inline' | 'modal';
-  /** It fired load (the reachability check then decides whether that was the form). */
+  /** Its iframe, once the host has made it: once in the document, its window is the only source a result may come from. */
+  iframe?: HTMLIFrameElement;
+  /** It fired load, not of about:blank (the reachability check decides whether that was the form). */
   ready?: boolean;
+  /** Settles when the reachability check has answered, or had no answer in time. */
+  reached?: Promise<void | Response>;
   /** A result message came from it. */
   result?: boolean;
   /** Reported ready: it loaded and the service answered (or a result came, which says as much). */
@@ -46,8 +50,6 @@ export class FrameWatchController implements ReactiveController {
   frame: Frame | null = null;
   readonly #host: FrameWatchHost;
   readonly #on: FrameWatchCallbacks;
-  /** The frame's iframe once in the document: its window is the only source a result may come from. */
-  #iframe: HTMLIFrameElement | null = null;
   /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
   #blind = false;
 
@@ -67,39 +69,43 @@ export class FrameWatchController implements ReactiveController {
     document.removeEventListener('securitypolicyviolation', this);
   }
 
-  /** Shows a new frame: starts its load time limit. */
+  /**
+   * Shows a new frame: starts its load time limit and checks, whether or not the frame ever fires
+   * load, that the service can be reached: a frame at a closed port or an unknown host shows the
+   * browser's error page, with a load (Chromium) or without (Firefox, WebKit), so the frame cannot
+   * tell. A no-cors HEAD to the service's origin (not the form: the key is never sent twice) fails only
+   * when nothing answers; any HTTP answer, even an opaque 404, means reachable. A page whose CSP
+   * connect-src leaves out the service makes the check fail too: that violation marks the check as
+   * blind, and it counts as answered (docs/element.md, Error codes), as does a check with no answer
+   * within CHECK_WAIT_MS. Sent in a task after the host inserts the iframe, so that it never competes
+   * with the start of the form's own request (docs/performance.md).
+   */
   watch(frame: Frame, ms: number): void {
     this.frame = frame;
-    this.#iframe = null;
     this.#blind = false;
-    setTimeout(() => this.#check(frame, !frame.ready, 'load-timeout', `the form did not load in ${ms} ms`), ms);
-  }
-
-  /** The frame's iframe is in the document: the only window a result may come from. */
-  shown(iframe: HTMLIFrameElement): void {
-    this.#iframe = iframe;
+    setTimeout(() => frame.ready || this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`), ms);
+    frame.reached = new Promise<void | Response>((reached) =>
+      setTimeout(() => {
+        setTimeout(reached, CHECK_WAIT_MS);
+        const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+        fetch(`${frame.origin}/`, init).then(
+          reached,
+          // The CSP violation event is queued before the rejection settles: look after it has run.
+          () => setTimeout(() => (this.#blind ? reached() : this.#fail(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
+        );
+      }),
+    );
   }
 
   /**
-   * The frame fired load. The first time, check that it shows the form and report ready: a frame at a
-   * closed port or an unknown host shows the browser's error page and fires load too, so the frame
-   * cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never sent twice)
-   * fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable. A page whose
-   * CSP connect-src leaves out the service makes the check fail too: that violation marks the check as
-   * blind, and the frame counts as ready (docs/element.md, Error codes). A check with no answer within
-   * CHECK_WAIT_MS counts as answered. Made at load, not when the frame is inserted, so that it never
-   * competes with the form's own request (docs/performance.md).
+   * The frame fired load: ready once the check has answered. A frame the page's CSP blocked holds an
+   * empty about:blank, which WebKit reports loaded (during the insertion) before the violation: that
+   * is not the form (a cross-origin form's document is not readable at all).
    */
   loaded(frame: Frame): void {
-    if (this.frame !== frame || frame.ready) return;
+    if (this.frame !== frame || frame.ready || frame.iframe?.contentDocument?.URL === 'about:blank') return;
     frame.ready = true;
-    setTimeout(() => this.#ready(frame), CHECK_WAIT_MS);
-    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
-    fetch(`${frame.origin}/`, init).then(
-      () => this.#ready(frame),
-      // The CSP violation event is queued before the rejection settles: look after it has run.
-      () => setTimeout(() => (this.#blind ? this.#ready(frame) : this.#check(frame, true, 'service-unreachable', `${frame.origin} is unreachable`))),
-    );
+    void frame.reached?.then(() => this.#ready(frame));
   }
 
   /** Reports the frame on show ready, once. */
@@ -109,21 +115,22 @@ export class FrameWatchController implements ReactiveController {
     this.#on.ready(frame);
   }
 
-  /** Reports a failure of the frame on show when `failed` holds and no result has come. */
-  #check(frame: Frame, failed: boolean, code: FrameErrorCode, message: string): void {
-    if (failed && this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
+  /** Reports a failure of the frame on show unless a result has come. */
+  #fail(frame: Frame, code: FrameErrorCode, message: string): void {
+    if (this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
   }
 
   handleEvent(event: Event): void {
     const frame = this.frame;
     if (frame === null) return;
     if (event instanceof MessageEvent) {
-      const source = this.#iframe?.contentWindow;
+      const source = frame.iframe?.contentWindow;
       if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
       const message = parseResult(event.data);
       if (message === null) return;
-      // A page of the service's flow posted it, so the form was there: ready comes first.
-      if (frame.ready) this.#ready(frame);
+      // A page of the service's flow posted it, so the form was there: ready comes first, even when
+      // the frame has fired no load (a page that navigates at once never does).
+      this.#ready(frame);
       frame.result = true;
       return this.#on.result(message.status);
     }
@@ -135,7 +142,7 @@ export class FrameWatchController implements ReactiveController {
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.#check(frame, true, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
+    this.#fail(frame, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
   }
 }
 

@@ -5,6 +5,7 @@ import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
+import { isResultStatus } from './result.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
@@ -60,8 +61,9 @@ export class PayForm extends PayFormProperties {
       // The framed result is the browser's word: ask the merchant's backend for the verified one.
       this.#askSettled(true);
     },
+    // Always before a result: a result means the form was shown.
     ready: (frame) => {
-      if (!frame.result) this.#setState('open');
+      this.#setState('open');
       this.#emit(PAY_FORM_READY, { url: frame.url });
     },
     failed: (frame, code, message) => {
@@ -150,14 +152,13 @@ export class PayForm extends PayFormProperties {
     if (node !== iframe) setAttributes(node, { 'aria-label': title });
     if (!isNew) return;
     this.renderRoot.append(node);
-    this.#watch.shown(iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
   }
 
   #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
-    const iframe = createFrame(frame.url, () => this.#watch.loaded(frame));
+    const iframe = (frame.iframe = createFrame(frame.url, () => this.#watch.loaded(frame)));
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
     return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, dismiss) };
@@ -220,7 +221,7 @@ export class PayForm extends PayFormProperties {
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;
     // A result, once reached, stays: closing then only removes the form (the return page).
-    const result = state === 'success' || state === 'fail' ? state : null;
+    const result = isResultStatus(state) ? state : null;
     if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
     if (this.#token.status === 'pending') this.#token.stop();
     this.#removeFrame();
@@ -250,7 +251,7 @@ export class PayForm extends PayFormProperties {
    * only the verified status is missing: a result already reached then stays the state.
    */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
-    if (!keepResult || (this.#state !== 'success' && this.#state !== 'fail')) this.#setState('error');
+    if (!keepResult || !isResultStatus(this.#state)) this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }
 

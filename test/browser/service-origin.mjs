@@ -3,6 +3,8 @@
 //   hang-*        never answers (load-timeout)
 //   success-*     sends the frame to the merchant's return page with status=success
 //   fail-*        the same with status=fail
+//   loading-success-*, loading-fail-*  the same to a return page that posts while it is still loading
+//                 (fixtures/return-loading.html: the frame never fires load)
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
 //   anything else a plain form page that echoes the key (escaped)
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
@@ -24,7 +26,8 @@
 // (retry-after: 1) first; "html-" orders get a 200 HTML page. executeServerCommand('status-requests',
 // { orderRef }) lists what was asked for that order (with the answer's status).
 // /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
-// a test can run script inside the element's own iframe and post any message from it.
+// a test can run script inside the element's own iframe and post any message from it. /__hang on the
+// page's origin never answers (until the server stops).
 import http from 'node:http';
 
 const escapeHtml = (s) =>
@@ -133,12 +136,13 @@ export function serviceOriginPlugin() {
     }
     const key = decodeURIComponent(match[1]);
     seen.push({ path: url.pathname, key });
-    const returnTo = (status) => `${pageOrigin}/test/browser/fixtures/return.html?status=${status}`;
+    const returnTo = (status, page = 'return') => `${pageOrigin}/test/browser/fixtures/${page}.html?status=${status}`;
     const send = (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(html));
     if (key.startsWith('hang-')) return; // held open until the server stops
-    if (key.startsWith('success-') || key.startsWith('fail-')) {
-      const status = key.startsWith('success-') ? 'success' : 'fail';
-      send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(returnTo(status))};</script>`);
+    const redirect = /^(loading-)?(success|fail)-/.exec(key);
+    if (redirect) {
+      const url = returnTo(redirect[2], redirect[1] ? 'return-loading' : 'return');
+      send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(url)};</script>`);
       return;
     }
     if (key.startsWith('spoof-')) {
@@ -156,6 +160,7 @@ export function serviceOriginPlugin() {
       const pageListeners = pageServer.listeners('request');
       pageServer.removeAllListeners('request');
       pageServer.on('request', (req, res) => {
+        if (req.url === '/__hang') return;
         if (req.url.startsWith('/__token/')) return handleToken(req, res);
         if (req.url.startsWith('/__status?') || req.url === '/__status') return handleStatus(req, res);
         if (req.url.startsWith('/__frame/')) {
