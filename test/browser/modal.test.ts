@@ -1,6 +1,6 @@
 // display=modal: a native <dialog> over the page, a "Close" button, Escape, and focus coming back.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import type { PayForm } from '../../src/element/index.js';
 import { frameOf, mount, origins, typesOf, waitForEvent, type Recorded } from './helpers.js';
 
@@ -111,21 +111,26 @@ describe('<pay-form display="modal">', () => {
   });
 
   // Escape never reaches the page while focus is inside the cross-origin form (docs/element.md), so
-  // the Close button must stay on screen however tall the form is.
+  // the Close button must stay on screen however tall the form is. The small screen is a 360 × 320
+  // frame holding a page with the element (fixtures/host.html): the dialog sizes itself to that
+  // frame's viewport, in every engine, without resizing the browser's window.
   it('keeps the Close button on screen when the form is taller than the viewport and scrolled', async () => {
-    await setViewport({ width: 360, height: 320 });
-    try {
-      const { el } = await openModal('plain-m10');
-      const dialog = dialogOf(el) as HTMLDialogElement;
-      expect(dialog.scrollHeight).to.be.greaterThan(dialog.clientHeight);
-      dialog.scrollTop = dialog.scrollHeight;
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      const box = (closeButtonOf(el) as HTMLButtonElement).getBoundingClientRect();
-      const hit = el.shadowRoot?.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-      // Compared as a boolean: a failure message holding DOM nodes would not serialize.
-      expect(hit?.closest('[part="close-button"]') === closeButtonOf(el), 'the Close button is under its own centre').to.equal(true);
-    } finally {
-      await setViewport({ width: 800, height: 600 });
-    }
+    const { service } = await origins();
+    const attrs = { 'base-url': service, key: 'plain-m10', display: 'modal' };
+    const frame = await fixture<HTMLIFrameElement>(
+      html`<iframe style="width:360px;height:320px;border:0" src=${`/test/browser/fixtures/host.html?attrs=${encodeURIComponent(JSON.stringify(attrs))}`}></iframe>`,
+    );
+    const win = frame.contentWindow as Window & { payFormEvents?: Recorded[] };
+    await waitUntil(() => win.payFormEvents?.some((e) => e.type === 'pay-form-ready'), 'the modal form is ready', { timeout: 8000 });
+    const el = win.document.querySelector('pay-form') as PayForm;
+    const dialog = dialogOf(el) as HTMLDialogElement;
+    expect(dialog.scrollHeight).to.be.greaterThan(dialog.clientHeight);
+    dialog.scrollTop = dialog.scrollHeight;
+    await new Promise((resolve) => win.requestAnimationFrame(resolve));
+    const box = (closeButtonOf(el) as HTMLButtonElement).getBoundingClientRect();
+    expect(box.bottom).to.be.at.most(win.innerHeight);
+    const hit = el.shadowRoot?.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    // Compared as a boolean: a failure message holding DOM nodes would not serialize.
+    expect(hit?.closest('[part="close-button"]') === closeButtonOf(el), 'the Close button is under its own centre').to.equal(true);
   });
 });
