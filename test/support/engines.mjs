@@ -88,12 +88,16 @@ export const chromiumLaunchOptions = () => ({ executablePath: required(REQUIREME
 /** Firefox's launch options for puppeteer-core (WebDriver BiDi, the protocol puppeteer speaks to Firefox). */
 export const firefoxLaunchOptions = () => ({ browser: 'firefox', executablePath: required(REQUIREMENTS.firefox[0]), headless: true });
 
-/** WebKitWebDriver, xvfb-run and the capabilities that make the driver start MiniBrowser for automation. */
+/**
+ * WebKitWebDriver, xvfb-run and the capabilities that make the driver start MiniBrowser for
+ * automation, allowed to open a window from script as the other two engines are under automation
+ * (tests open a return page at the top level with window.open).
+ */
 export function webkitOptions() {
   const [driver, miniBrowser, xvfbRun] = REQUIREMENTS.webkit.map(required);
   const capabilities = {
     browserName: 'MiniBrowser',
-    'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] },
+    'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
   };
   return { driver, xvfbRun, capabilities };
 }
