@@ -102,6 +102,15 @@ async function main(): Promise<void> {
   $<HTMLButtonElement>('#pay').disabled = false;
 }
 
+/**
+ * The inline form opens below the shop's fields: scrolled into view once it is in the page, and focus
+ * moved into it once it has loaded, so the next Tab reaches the form's own fields.
+ */
+function bringIntoView(payForm: PayForm, event: PayFormEventName): void {
+  if (event === 'pay-form-open') void payForm.updateComplete.then(() => payForm.scrollIntoView({ block: 'nearest' }));
+  if (event === 'pay-form-ready') payForm.shadowRoot?.querySelector<HTMLIFrameElement>('[part~=frame]')?.focus({ preventScroll: true });
+}
+
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
   const cancel = $<HTMLButtonElement>('#cancel');
@@ -151,6 +160,7 @@ async function pay(config: Config): Promise<void> {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));
         if (name === 'pay-form-settled') showSettled(detail);
+        if (display === 'inline') bringIntoView(payForm, name);
         const result = RESULTS[name]?.(detail);
         if (result) finish(result[0], result[1], result[2] ? payForm : undefined);
       });

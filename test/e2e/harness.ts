@@ -8,6 +8,7 @@ import { afterEach, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { chromiumLaunchOptions } from '../support/engines.mjs';
+import { watchProblems, type WatchedPage } from '../support/engine-page.js';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,29 +42,12 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Collects page errors, console errors and failed or refused requests, so a broken link in the chain
- * cannot hide. The browser's own favicon probe is the one request allowed to miss.
+ * Page errors, console errors and failed or refused requests on a page (test/support/engine-page.ts).
+ * The browser's own favicon probe is the one request allowed to miss: the consumer apps have no icon
+ * (the demo's pages have theirs, which engines.test.ts holds them to).
  */
 export function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  const ignored = (url: string) => new URL(url).pathname === '/favicon.ico';
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    // A refused resource is reported below with its URL.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-      problems.push(`console: ${message.text()}`);
-    }
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400 && !ignored(response.url())) problems.push(`HTTP ${response.status()} ${response.url()}`);
-  });
-  page.on('requestfailed', (request) => {
-    // A navigation away from a page cancels what it still loads; that is not a failure of the chain.
-    if (!ignored(request.url()) && request.failure()?.errorText !== 'net::ERR_ABORTED') {
-      problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`);
-    }
-  });
-  return problems;
+  return watchProblems(page as unknown as WatchedPage, { ignored: (url) => new URL(url).pathname === '/favicon.ico' });
 }
 
 /** The page of the running test, and what watchPage has seen on it so far. */

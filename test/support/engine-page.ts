@@ -28,6 +28,11 @@ export interface EnginePage {
   click(target: Target): Promise<void>;
   /** The viewport as a PNG file. */
   screenshot(path: string): Promise<void>;
+  /**
+   * What went wrong on the page so far (watchProblems, with console warnings), or null where the
+   * engine cannot tell: WebKitGTK's driver speaks no WebDriver BiDi, so its console is out of reach.
+   */
+  problems(): string[] | null;
   close(): Promise<void>;
 }
 
@@ -87,12 +92,50 @@ export async function waitUntil<A>(page: EnginePage, fn: (arg: A) => unknown, ar
 
 const label = (target: Target) => `${'css' in target ? target.css : `button "${target.button}"`}${target.in ? ' in the form' : ''}`;
 
+/** The page events Playwright and puppeteer both emit, as far as watchProblems reads them. */
+export interface WatchedPage {
+  on(event: 'pageerror', listener: (error: Error) => void): unknown;
+  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): unknown;
+  on(event: 'response', listener: (response: { status(): number; url(): string }) => void): unknown;
+  on(event: 'requestfailed', listener: (request: { url(): string; failure(): { errorText: string } | null }) => void): unknown;
+}
+
+/**
+ * How each engine names a request cancelled because its page navigated away or its frame was removed
+ * (the shop removes the framed return page once it shows the result): not a failure of the chain.
+ */
+const ABORTED = /^(net::ERR_ABORTED|NS_BINDING_ABORTED|Browsing context already closed\.)$/;
+
+/**
+ * Collects page errors, console errors (and warnings, with `warnings`), answers of 400 and above and
+ * failed requests (but those whose URL `ignored` names), so a broken link in the chain cannot hide.
+ */
+export function watchProblems(page: WatchedPage, { warnings = false, ignored = (_url: string): boolean => false } = {}): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    const type = message.type();
+    // A refused resource is reported below with its URL.
+    if ((type === 'error' || (warnings && type.startsWith('warn'))) && !message.text().startsWith('Failed to load resource')) {
+      problems.push(`console ${type}: ${message.text()}`);
+    }
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !ignored(response.url())) problems.push(`HTTP ${response.status()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? '';
+    if (!ABORTED.test(error) && !ignored(request.url())) problems.push(`failed: ${request.url()} ${error}`);
+  });
+  return problems;
+}
+
 /** What Playwright's and puppeteer's pages (and frames) both offer, as far as this file uses it. */
 interface ScriptedFrame {
   parentFrame(): ScriptedFrame | null;
   evaluateHandle(fn: typeof findTarget, target: Target): Promise<{ asElement(): { click(): Promise<void> } | null }>;
 }
-interface ScriptedPage {
+interface ScriptedPage extends WatchedPage {
   goto(url: string): Promise<unknown>;
   url(): string;
   evaluate(fn: never, arg: unknown): Promise<unknown>;
@@ -103,6 +146,7 @@ interface ScriptedPage {
 
 /** An EnginePage over a Playwright or puppeteer page; `close` ends its browser context. */
 function scriptedPage(engine: Engine, page: ScriptedPage, close: () => Promise<void>): EnginePage {
+  const problems = watchProblems(page, { warnings: true });
   return {
     engine,
     goto: async (url) => void (await page.goto(url)),
@@ -116,6 +160,7 @@ function scriptedPage(engine: Engine, page: ScriptedPage, close: () => Promise<v
       await element.click();
     },
     screenshot: async (path) => void (await page.screenshot({ path })),
+    problems: () => problems,
     close,
   };
 }
@@ -197,6 +242,7 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
           await session.frame(null);
         },
         screenshot: async (path) => writeFile(path, await session.screenshot()),
+        problems: () => null,
         close: () => session.delete(),
       };
     },
