@@ -103,11 +103,12 @@ async function main(): Promise<void> {
 }
 
 /**
- * The inline form opens below the shop's fields: scrolled into view once it is in the page, and focus
- * moved into it once it has loaded, so the next Tab reaches the form's own fields.
+ * The inline form opens below the shop's fields: scrolled into view once it is in the page (the frame
+ * goes in with the element's next update, before the next frame is drawn), and focus moved into it
+ * once it has loaded, so the next Tab reaches the form's own fields.
  */
 function bringIntoView(payForm: PayForm, event: PayFormEventName): void {
-  if (event === 'pay-form-open') void payForm.updateComplete.then(() => payForm.scrollIntoView({ block: 'nearest' }));
+  if (event === 'pay-form-open') requestAnimationFrame(() => payForm.scrollIntoView({ block: 'nearest' }));
   if (event === 'pay-form-ready') payForm.shadowRoot?.querySelector<HTMLIFrameElement>('[part~=frame]')?.focus({ preventScroll: true });
 }
 

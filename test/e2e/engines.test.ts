@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { selectedEngines } from '../support/engines.mjs';
 import { ENGINE_NAMES, launchEngine, waitUntil, type EngineBrowser, type EnginePage } from '../support/engine-page.js';
-import { backendCallbacks, startDemo, verifiedCallback, type Demo } from './harness.js';
+import { backendCallbacks, checkoutIn, startDemo, verifiedCallback, waitForText, type Demo, type ShopDisplay } from './harness.js';
 
 let demo: Demo;
 before(async () => {
@@ -14,27 +14,11 @@ before(async () => {
 });
 after(() => demo?.close());
 
-/** The text of the element at `selector` once it holds `text` (waits for it). */
-async function waitForText(page: EnginePage, selector: string, text: string): Promise<void> {
-  await waitUntil(page, ({ selector, text }) => [...document.querySelectorAll(selector)].some((e) => e.textContent?.includes(text)), { selector, text }, `"${text}" in ${selector}`);
-}
-
 /** The names of the element events the page listed, in order. */
 const eventNames = (page: EnginePage) =>
   page.evaluate(() => [...document.querySelectorAll('#events li')].map((li) => li.firstChild?.textContent ?? '').filter((n) => n.startsWith('pay-form-')), null);
 
-/** Opens the shop, picks the product and display, presses Pay. */
-async function checkout(page: EnginePage, product: string, display: 'inline' | 'modal' | 'redirect'): Promise<void> {
-  await page.goto(`${demo.url}/`);
-  await waitUntil(page, () => !(document.querySelector('#pay') as HTMLButtonElement).disabled, null, 'the shop to load');
-  await page.evaluate((product) => {
-    const select = document.querySelector<HTMLSelectElement>('select[name=product]')!;
-    select.value = product;
-    select.dispatchEvent(new Event('change', { bubbles: true }));
-  }, product);
-  await page.click({ css: `input[name=display][value=${display}]` });
-  await page.click({ css: '#pay' });
-}
+const checkout = (page: EnginePage, product: string, display: ShopDisplay) => checkoutIn(page, demo, { product, display });
 
 /** The order the shop created for the last Pay, as the shop's page keeps it for its return page. */
 async function orderRef(page: EnginePage): Promise<string> {
@@ -66,7 +50,7 @@ for (const engine of selectedEngines()) {
       // The form is below the shop's fields: the page brings it into view and moves focus to it.
       await waitUntil(page, () => {
         const box = document.querySelector('pay-form')!.getBoundingClientRect();
-        return box.top >= 0 && box.top < innerHeight && document.activeElement?.localName === 'pay-form';
+        return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight + 1 && document.activeElement?.localName === 'pay-form';
       }, null, 'the form in view with focus');
       await page.click({ button: 'Pay', in: 'form' });
       await waitForText(page, '#result', 'Payment successful');

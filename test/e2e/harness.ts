@@ -8,7 +8,7 @@ import { afterEach, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { chromiumLaunchOptions } from '../support/engines.mjs';
-import { watchProblems, type WatchedPage } from '../support/engine-page.js';
+import { waitUntil, watchProblems, type EnginePage, type WatchedPage } from '../support/engine-page.js';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -104,4 +104,27 @@ export async function verifiedCallback(demo: Demo, orderRef: string, status: str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.fail(`no callback reached the demo backend for ${orderRef}`);
+}
+
+export type ShopDisplay = 'inline' | 'modal' | 'redirect';
+
+/** In any engine: opens the shop, picks the product (and currency) and the display, and presses Pay. */
+export async function checkoutIn(page: EnginePage, demo: Demo, choices: { product: string; currency?: string; display: ShopDisplay }): Promise<void> {
+  await page.goto(`${demo.url}/`);
+  await waitUntil(page, () => !(document.querySelector('#pay') as HTMLButtonElement).disabled, null, 'the shop to load');
+  await page.evaluate(({ product, currency }) => {
+    for (const [name, value] of Object.entries({ product, currency })) {
+      const select = document.querySelector<HTMLSelectElement>(`select[name=${name}]`);
+      if (!select || value === undefined) continue;
+      select.value = value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, choices);
+  await page.click({ css: `input[name=display][value=${choices.display}]` });
+  await page.click({ css: '#pay' });
+}
+
+/** In any engine: waits until an element matching `selector` holds `text`. */
+export async function waitForText(page: EnginePage, selector: string, text: string): Promise<void> {
+  await waitUntil(page, ({ selector, text }) => [...document.querySelectorAll(selector)].some((e) => e.textContent?.includes(text)), { selector, text }, `"${text}" in ${selector}`);
 }
