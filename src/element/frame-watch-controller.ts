@@ -13,13 +13,11 @@ export interface Frame {
   display: 'inline' | 'modal';
   /** Its iframe, once the host has made it: once in the document, its window is the only source a result may come from. */
   iframe?: HTMLIFrameElement;
-  /** It fired load, not of about:blank (the reachability check decides whether that was the form). */
-  ready?: boolean;
-  /** Settles when the reachability check has answered, or had no answer in time. */
-  reached?: Promise<void | Response>;
+  /** The reachability check: settles when it has answered, or had no answer in time. */
+  reached?: Promise<unknown>;
   /** A result message came from it. */
   result?: boolean;
-  /** Reported ready: it loaded and the service answered (or a result came, which says as much). */
+  /** Reported ready: it loaded, not about:blank, and the service answered (or a result came, which says as much). */
   shown?: boolean;
 }
 
@@ -70,31 +68,15 @@ export class FrameWatchController implements ReactiveController {
   }
 
   /**
-   * Shows a new frame: starts its load time limit and checks, whether or not the frame ever fires
-   * load, that the service can be reached: a frame at a closed port or an unknown host shows the
-   * browser's error page, with a load (Chromium) or without (Firefox, WebKit), so the frame cannot
-   * tell. A no-cors HEAD to the service's origin (not the form: the key is never sent twice) fails only
-   * when nothing answers; any HTTP answer, even an opaque 404, means reachable. A page whose CSP
-   * connect-src leaves out the service makes the check fail too: that violation marks the check as
-   * blind, and it counts as answered (docs/element.md, Error codes), as does a check with no answer
-   * within CHECK_WAIT_MS. Sent in a task after the host inserts the iframe, so that it never competes
-   * with the start of the form's own request (docs/performance.md).
+   * Shows a new frame: starts its load time limit, and the reachability check for a frame that has
+   * not loaded within CHECK_WAIT_MS (Firefox and WebKit fire no load for a closed port or an unknown
+   * host).
    */
   watch(frame: Frame, ms: number): void {
     this.frame = frame;
     this.#blind = false;
-    setTimeout(() => frame.ready || this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`), ms);
-    frame.reached = new Promise<void | Response>((reached) =>
-      setTimeout(() => {
-        setTimeout(reached, CHECK_WAIT_MS);
-        const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
-        fetch(`${frame.origin}/`, init).then(
-          reached,
-          // The CSP violation event is queued before the rejection settles: look after it has run.
-          () => setTimeout(() => (this.#blind ? reached() : this.#fail(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
-        );
-      }),
-    );
+    setTimeout(() => frame.shown || this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`), ms);
+    setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS);
   }
 
   /**
@@ -103,9 +85,29 @@ export class FrameWatchController implements ReactiveController {
    * is not the form (a cross-origin form's document is not readable at all).
    */
   loaded(frame: Frame): void {
-    if (this.frame !== frame || frame.ready || frame.iframe?.contentDocument?.URL === 'about:blank') return;
-    frame.ready = true;
-    void frame.reached?.then(() => this.#ready(frame));
+    if (this.frame === frame && frame.iframe?.contentDocument?.URL !== 'about:blank') void this.#reach(frame).then(() => this.#ready(frame));
+  }
+
+  /**
+   * The reachability check, started once per frame: at its load, or CHECK_WAIT_MS after it was shown,
+   * whichever comes first; not earlier, so that it never competes with the form's own request
+   * (docs/performance.md). A frame at a closed port or an unknown host shows the browser's error page,
+   * which Chromium reports loaded, so the frame cannot tell. A no-cors HEAD to the service's origin
+   * (not the form: the key is never sent twice) fails only when nothing answers; any HTTP answer, even
+   * an opaque 404, means reachable. A page whose CSP connect-src leaves out the service makes the check
+   * fail too: that violation marks the check as blind, and it counts as answered (docs/element.md,
+   * Error codes), as does a check with no answer within CHECK_WAIT_MS.
+   */
+  #reach(frame: Frame): Promise<unknown> {
+    return (frame.reached ??= new Promise<void | Response>((reached) => {
+      setTimeout(reached, CHECK_WAIT_MS);
+      const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+      fetch(`${frame.origin}/`, init).then(
+        reached,
+        // The CSP violation event is queued before the rejection settles: look after it has run.
+        () => setTimeout(() => (this.#blind ? reached() : this.#fail(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
+      );
+    }));
   }
 
   /** Reports the frame on show ready, once. */
@@ -137,7 +139,7 @@ export class FrameWatchController implements ReactiveController {
     const { effectiveDirective, blockedURI } = event as SecurityPolicyViolationEvent;
     if (httpOrigin(blockedURI) !== frame.origin) return;
     if (effectiveDirective === 'connect-src') this.#blind = true;
-    if (frame.ready || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
+    if (frame.shown || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
     // With several elements framing the same origin, the event's path names the one that was blocked.
     const host = this.#host;
     const path = event.composedPath();
