@@ -9,7 +9,7 @@ import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
-import { TokenController } from './token.js';
+import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
 
 export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };

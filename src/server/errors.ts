@@ -205,7 +205,7 @@ export class BadResponseError extends PayFormError {
  * sent nothing. `state` says what the ledger holds: `in-flight` (another call is sending it: wait and
  * ask again), `unknown` (an earlier attempt's outcome is unknown, so `outcomeUnknown` is true: find out
  * from the service and record it with resolvePayout), or `paid` with `mismatch` (the request_id was
- * used for a payout with a different amount, currency, method or site_login). docs/server.md, Payout ledger.
+ * used for a payout with a different amount, currency, method or site_login). docs/payouts.md.
  */
 export class DuplicatePayoutError extends PayFormError {
   readonly operation = 'payout' as const;

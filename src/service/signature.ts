@@ -1,4 +1,4 @@
-// The default signature scheme (docs/server.md, "Signatures"), shared by the client, the handlers and
+// The default signature scheme (docs/signature.md), shared by the client, the handlers and
 // the sandbox. The service leaves the algorithm open (docs/service-contract.md), so integrators can plug
 // in their own Signer/Verifier; this one is lowercase hex HMAC-SHA256, keyed by the secret as UTF-8, over
 // the payload without its top-level `signature`, serialised as JSON with keys sorted at every depth and

@@ -1,5 +1,5 @@
 // The four stores and ledgers check their options with one set of rules and one wording: a RangeError
-// naming every bad option, when the store is made. Infinity is refused (docs/server.md, Stores).
+// naming every bad option, when the store is made. Infinity is refused (docs/stores.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';

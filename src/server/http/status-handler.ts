@@ -1,10 +1,10 @@
 // The status endpoint the merchant's page asks (docs/server.md, Status endpoint): the verified status of
 // one order, as the callback handler recorded it, with a bounded long poll. The element's side of this
 // exchange is fixed in docs/element.md (status-url).
-import type { CallbackStore, OrderStatus } from './callback-store.js';
-import { answer, failure, requireOptions, type FetchHandler } from './handlers.js';
-import { Answer, fetchHandler } from './native.js';
-import { count, fn, timerMillisecondsOrZero } from '../service/option-rules.js';
+import type { CallbackStore, OrderStatus } from '../stores/callback-store.js';
+import { answer, failure, requireOptions, type FetchHandler } from './json-answers.js';
+import { Answer, fetchHandler } from './handler-logic.js';
+import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 
 export interface StatusHandlerOptions {
   /** The store the callback handler records into (it needs `status`; `watch` makes the wait quicker). */

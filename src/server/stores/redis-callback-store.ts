@@ -1,11 +1,12 @@
-// CallbackStore on Redis, for several servers behind one callback URL (docs/server.md, Stores). It
+// CallbackStore on Redis, for several servers behind one callback URL (docs/stores.md). It
 // talks to a connected node-redis client through the few methods below (redis-client.ts), so pay-form
 // never imports the `redis` package (an optional peer dependency) and its types do not need it either;
 // the same client can serve RedisPayoutLedger.
-import { Watchers, parseOrderStatus, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
+import { Watchers } from './watchers.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
 import { requireStoreOptions } from './store-options.js';
-import { milliseconds, timerMilliseconds } from '../service/option-rules.js';
+import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 /** The subscriber connection: what node-redis's `client.duplicate()` gives. */
 export interface RedisSubscriberLike {
@@ -178,4 +179,18 @@ export class RedisCallbackStore implements CallbackStore {
       this.#subscriber = undefined;
     });
   }
+}
+
+/** A verified status as stored: JSON of { status, invoice_id }; anything else reads as absent. */
+export function parseOrderStatus(text: string | null | undefined): OrderStatus | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<OrderStatus> | null;
+    if (typeof value?.status === 'string' && typeof value.invoice_id === 'string') {
+      return { status: value.status, invoice_id: value.invoice_id };
+    }
+  } catch {
+    // A foreign value under our key: treated as no status.
+  }
+  return undefined;
 }

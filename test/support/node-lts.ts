@@ -4,9 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
-const root = new URL('..', import.meta.url);
+const root = new URL('../..', import.meta.url);
 const LINES = ['node22', 'node24'] as const;
-const DIRS = ['test/node/core', 'test/node/server', 'test/node/sandbox', 'test/node/fuzz', 'test/node/recipes'];
+const DIRS = ['test/node/service', 'test/node/server', 'test/node/sandbox', 'test/node/fuzz', 'test/node/recipes'];
 
 function testFiles(dir: string): string[] {
   return readdirSync(new URL(dir, root), { recursive: true, withFileTypes: true })

@@ -3,7 +3,7 @@
 // (state, token, fp, body, source, reason, invoice_id); an in-flight claim has a second key, its lease,
 // that expires on its own: a claim without a lease reads as unknown (the holder died or hung), never as
 // free. Paid entries expire after ttlMs; in-flight and unknown ones never do.
-import type { JsonObject } from '../service/json.js';
+import type { JsonObject } from '../../service/json.js';
 import {
   LEASE_EXPIRED,
   type PaidSource,
@@ -13,9 +13,9 @@ import {
   type PayoutLedger,
   type PayoutResolution,
 } from './payout-ledger.js';
-import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
-import { requireStoreOptions } from './store-options.js';
-import { milliseconds, timerMilliseconds } from '../service/option-rules.js';
+import { isRedisCommandClient, redisCommand, type RedisCommandClient } from '../stores/redis-client.js';
+import { requireStoreOptions } from '../stores/store-options.js';
+import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 export interface RedisPayoutLedgerOptions {
   /** Prefix of every key. Default `pay-form:payout:`. */

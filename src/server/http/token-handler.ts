@@ -1,10 +1,10 @@
 // The token endpoint the browser calls (docs/server.md, Token endpoint).
-import type { PaymentClient } from './client.js';
-import { PayFormError, ValidationError } from './errors.js';
-import type { TokenParams } from '../service/fields.js';
-import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './handlers.js';
-import { Answer, fetchHandler } from './native.js';
-import { fn } from '../service/option-rules.js';
+import type { PaymentClient } from '../client/payment-client.js';
+import { PayFormError, ValidationError } from '../errors.js';
+import type { TokenParams } from '../../service/fields.js';
+import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './json-answers.js';
+import { Answer, fetchHandler } from './handler-logic.js';
+import { fn } from '../../service/option-rules.js';
 
 /** What the browser may send: only an order reference. Any other field is dropped before resolve. */
 export interface TokenRequestBody {

@@ -1,6 +1,6 @@
 // PaymentClient: validate the whole body with the shared field rules, sign it, send it, verify the
 // answer. Nothing leaves before validation passed; nothing is trusted before the signature checked.
-import { ApiError, BadResponseError, SignatureError, ValidationError, type Operation } from './errors.js';
+import { ApiError, BadResponseError, SignatureError, ValidationError, type Operation } from '../errors.js';
 import {
   validatePayoutRequest,
   validateTokenRequest,
@@ -8,10 +8,10 @@ import {
   type PayoutParams,
   type TokenParams,
   type Validation,
-} from '../service/fields.js';
-import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from './options.js';
-import { SERVICE_PATHS } from '../service/paths.js';
-import { signed, type JsonValue } from '../service/signature.js';
+} from '../../service/fields.js';
+import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from './client-options.js';
+import { SERVICE_PATHS } from '../../service/paths.js';
+import { signed, type JsonValue } from '../../service/signature.js';
 import { postJson } from './transport.js';
 import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from './payout-guard.js';
 import type { PayoutEntry } from './payout-ledger.js';
@@ -88,7 +88,7 @@ export class PaymentClient {
   }
 
   /**
-   * Records what you learned about a payout whose outcome was unknown (docs/server.md, Payout ledger):
+   * Records what you learned about a payout whose outcome was unknown (docs/payouts.md):
    * `{ status: 'paid', invoice }` answers later repeats with that invoice; `{ status: 'not-paid' }` frees
    * the request_id for a new payout. Answers what the ledger holds afterwards (undefined: free).
    */

@@ -6,7 +6,7 @@
 // once. Bytes the source map gives to no module (the banner, the export list, a multi-line string after
 // its first line) are "(bundle)".
 import { gzipSync } from 'node:zlib';
-import { bundleWithMap } from './build.js';
+import { bundleWithMap } from '../../scripts/build.js';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const UNCLAIMED = '(bundle)';

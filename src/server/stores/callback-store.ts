@@ -1,4 +1,4 @@
-// What the callback and status handlers need from a store (docs/server.md, Stores). The callback
+// What the callback and status handlers need from a store (docs/stores.md). The callback
 // handler claims a key (invoice_id + status) before it calls onStatus, and marks it done (recording
 // the order's verified status) or failed afterwards, so a repeat is answered without a second call,
 // concurrent deliveries hand over once, and a failure leaves the key free for the next delivery. The
@@ -19,7 +19,7 @@ export interface OrderOutcome extends OrderStatus {
 
 /**
  * Where handled callbacks and verified statuses are kept. All methods are async so a shared store
- * (Redis, SQL) fits; `MemoryCallbackStore` and `RedisCallbackStore` implement it, and docs/server.md
+ * (Redis, SQL) fits; `MemoryCallbackStore` and `RedisCallbackStore` implement it, and docs/stores.md
  * shows it on SQL.
  * - begin: atomically claim the key if absent, answering 'new' when the claim was made, 'done' or
  *   'in-flight' from the existing value. An in-flight claim has a lease (leaseMs): once it runs out
@@ -43,41 +43,4 @@ export interface CallbackStore {
   /** The in-flight lease, when the store has one; the callback handler checks that onStatus's time
    *  limit is shorter, so a live call never loses its claim to a redelivery. */
   readonly leaseMs?: number;
-}
-
-/** Listeners per request_id, for stores that tell watchers in-process. */
-export class Watchers {
-  readonly #byId = new Map<string, Set<() => void>>();
-
-  add(requestId: string, listener: () => void): () => void {
-    let set = this.#byId.get(requestId);
-    if (!set) this.#byId.set(requestId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#byId.get(requestId) === set) this.#byId.delete(requestId);
-    };
-  }
-
-  notify(requestId: string): void {
-    for (const listener of this.#byId.get(requestId) ?? []) listener();
-  }
-
-  get size(): number {
-    return this.#byId.size;
-  }
-}
-
-/** A verified status as stored: JSON of { status, invoice_id }; anything else reads as absent. */
-export function parseOrderStatus(text: string | null | undefined): OrderStatus | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<OrderStatus> | null;
-    if (typeof value?.status === 'string' && typeof value.invoice_id === 'string') {
-      return { status: value.status, invoice_id: value.invoice_id };
-    }
-  } catch {
-    // A foreign value under our key: treated as no status.
-  }
-  return undefined;
 }

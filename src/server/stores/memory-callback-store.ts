@@ -1,9 +1,10 @@
 // The default store, for one process: done keys and verified statuses in Maps used as LRUs, in-flight
 // claims with a lease, and watchers told in-process.
-import { Watchers, type CallbackStore, type ClaimResult, type OrderOutcome, type OrderStatus } from './callback-store.js';
+import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
+import { Watchers } from './watchers.js';
 import { OldestFirst } from './oldest-first.js';
 import { requireStoreOptions } from './store-options.js';
-import { atLeastOne, milliseconds } from '../service/option-rules.js';
+import { atLeastOne, milliseconds } from '../../service/option-rules.js';
 
 export interface MemoryCallbackStoreOptions {
   /** Most done keys kept, and most order statuses kept; the least recently seen go first. Default 10,000. */

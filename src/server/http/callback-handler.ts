@@ -1,15 +1,15 @@
 // The callback endpoint the service calls (docs/server.md, Callback endpoint): verified, handed to
 // onStatus once per (invoice_id, status) through the store, and the order's verified status recorded
 // for the status handler.
-import type { CallbackStore, ClaimResult, OrderOutcome } from './callback-store.js';
-import { MemoryCallbackStore } from './memory-store.js';
-import type { CallbackPayload } from '../service/callback.js';
-import { hmacVerifier, type Verifier } from '../service/signature.js';
-import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './handlers.js';
-import { Answer, fetchHandler, type Incoming } from './native.js';
-import type { PayoutLedger } from './payout-ledger.js';
-import { settleFromCallback } from './payout-guard.js';
-import { fn, timerMilliseconds } from '../service/option-rules.js';
+import type { CallbackStore, ClaimResult, OrderOutcome } from '../stores/callback-store.js';
+import { MemoryCallbackStore } from '../stores/memory-callback-store.js';
+import type { CallbackPayload } from '../../service/callback.js';
+import { hmacVerifier, type Verifier } from '../../service/signature.js';
+import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './json-answers.js';
+import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
+import type { PayoutLedger } from '../client/payout-ledger.js';
+import { settleFromCallback } from '../client/payout-guard.js';
+import { fn, timerMilliseconds } from '../../service/option-rules.js';
 
 export type { CallbackPayload };
 

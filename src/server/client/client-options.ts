@@ -1,12 +1,13 @@
 // PaymentClient options and their checks. A wrong option is a setup bug, so the client refuses to be
 // made at all (ConfigError listing every bad option) instead of failing on the first payment.
-import { ConfigError } from './errors.js';
-import type { FieldIssue } from '../service/fields.js';
-import { checkOptions, count, fn, nonEmptyString, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
-import { checkBaseUrl } from '../service/form-url.js';
-import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../service/signature.js';
+import { ConfigError } from '../errors.js';
+import type { FieldIssue } from '../../service/fields.js';
+import { checkOptions, count, fn, nonEmptyString, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../../service/option-rules.js';
+import { checkBaseUrl } from '../../service/form-url.js';
+import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../../service/signature.js';
 import type { TransportSettings } from './transport.js';
-import { MemoryPayoutLedger, type PayoutLedger } from './payout-ledger.js';
+import { MemoryPayoutLedger } from './memory-payout-ledger.js';
+import type { PayoutLedger } from './payout-ledger.js';
 import { nodeTransport } from './node-transport.js';
 
 /** A warning about a request that was sent after a documented normalisation. */

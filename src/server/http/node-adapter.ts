@@ -6,9 +6,9 @@
 // declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
 // pay-form's own handlers are run through their logic directly (native.ts): no Request is built unless
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
-import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../service/body.js';
+import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
-import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './native.js';
+import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './handler-logic.js';
 
 /** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
 export interface NodeRequest {

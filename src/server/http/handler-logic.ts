@@ -6,7 +6,7 @@
 // request the handler answers by itself: on Node those two objects were most of a handler's cost.
 // The symbol is not exported from the package: it is no public API, and any wrapper of a handler (a
 // plain function around it) simply takes the Fetch path.
-import { MAX_REQUEST_BYTES, readCapped } from '../service/body.js';
+import { MAX_REQUEST_BYTES, readCapped } from '../../service/body.js';
 import { knownRequestBytes, responseWithText } from './known-bodies.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;

@@ -2,14 +2,14 @@
 // failures use the service's shape (docs/service-contract.md, Errors) `{ success: false, message }`
 // with our own fixed words, never upstream internals or a secret. The handlers themselves:
 // token-handler.ts, callback-handler.ts, status-handler.ts; their two entries (Fetch and node:http): native.ts.
-import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, jsonHeaders, parseJsonObject } from '../service/body.js';
-import { ConfigError } from './errors.js';
-import { Answer, type Incoming } from './native.js';
-import { issuesAmong } from '../service/option-rules.js';
-import type { JsonValue } from '../service/signature.js';
+import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, jsonHeaders, parseJsonObject } from '../../service/body.js';
+import { ConfigError } from '../errors.js';
+import { Answer, type Incoming } from './handler-logic.js';
+import { issuesAmong } from '../../service/option-rules.js';
+import type { JsonValue } from '../../service/signature.js';
 
 export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
-export type { FetchHandler } from './native.js';
+export type { FetchHandler } from './handler-logic.js';
 
 export function answer(status: number, body: Record<string, JsonValue>, headers: Record<string, string> = {}): Answer {
   return new Answer(status, jsonHeaders(headers), JSON.stringify(body));

@@ -1,5 +1,4 @@
-// One merchant server in its own process, for the multi-process tests and bench/settle (here in
-// scripts/ so bench/ imports nothing from test/): the
+// One merchant server in its own process, for the multi-process tests and bench/settle: the
 // callback handler (POST) and the status handler (GET) of pay-form/server on a loopback port, on a
 // RedisCallbackStore (REDIS_URL) or a MemoryCallbackStore. It prints JSON lines: {"port"} once
 // listening, {"call": key} as each onStatus starts. Settings come from the environment:
@@ -15,7 +14,7 @@ import {
   RedisCallbackStore,
   toNodeHandler,
   type CallbackStore,
-} from '../src/server/index.js';
+} from '../../src/server/index.js';
 
 const env = process.env;
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);

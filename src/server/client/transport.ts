@@ -3,8 +3,8 @@
 // timeouts, 429 and 5xx; a payout only when the connection was refused, i.e. the request provably
 // never reached the service. One attempt goes through `fetch` (keep-alive is the runtime's), or through
 // `attempt` when set: on Node, node-transport.ts (node:http with a keep-alive Agent) by default.
-import { isJsonContentType, parseJsonObject, readCapped } from '../service/body.js';
-import { BadResponseError, NetworkError, TimeoutError, type BadResponseReason, type Operation } from './errors.js';
+import { isJsonContentType, parseJsonObject, readCapped } from '../../service/body.js';
+import { BadResponseError, NetworkError, TimeoutError, type BadResponseReason, type Operation } from '../errors.js';
 
 /** Answers from the service larger than this are refused (read as a stream and cut off). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;

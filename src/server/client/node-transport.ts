@@ -6,7 +6,7 @@
 // node:http is loaded through process.getBuiltinModule, never imported, so importing pay-form/server on
 // Workers or Deno does not need Node's modules; there, and on Bun, the client keeps fetch.
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { isJsonContentType } from '../service/body.js';
+import { isJsonContentType } from '../../service/body.js';
 import {
   MAX_RESPONSE_BYTES,
   TOO_LARGE_DETAIL,
@@ -18,7 +18,7 @@ import {
   type AttemptFn,
   type TransportSettings,
 } from './transport.js';
-import type { BadResponseReason } from './errors.js';
+import type { BadResponseReason } from '../errors.js';
 
 interface HttpModule {
   Agent: new (options: { keepAlive: boolean; timeout: number; scheduling: 'lifo' | 'fifo' }) => Agent;

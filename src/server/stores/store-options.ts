@@ -1,9 +1,8 @@
 // The constructor checks of the stores and ledgers (MemoryCallbackStore, RedisCallbackStore,
 // MemoryPayoutLedger, RedisPayoutLedger): the rules of service/option-rules.ts, with every bad option
-// named in one RangeError, thrown when the store is made rather than at its first use (docs/server.md,
-// Stores). A RangeError, not a ConfigError: these constructors have always thrown one.
-import { issuesAmong } from '../service/option-rules.js';
-import { listIssues } from './errors.js';
+// named in one RangeError, thrown when the store is made rather than at its first use (docs/stores.md). A RangeError, not a ConfigError: these constructors have always thrown one.
+import { issuesAmong } from '../../service/option-rules.js';
+import { listIssues } from '../errors.js';
 
 /** Throws a RangeError listing every `[path, problem]` with a problem; does nothing when all are fine. */
 export function requireStoreOptions(owner: string, checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {

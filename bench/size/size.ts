@@ -1,11 +1,11 @@
-// npm run bench:size (scripts/size.ts): what a page downloads. gzip at level 9 and brotli at quality 11 (node:zlib),
+// npm run bench:size (bench/size/size.ts): what a page downloads. gzip at level 9 and brotli at quality 11 (node:zlib),
 // as CDNs serve them, for the script-tag bundles (Lit inside) and for the element without Lit.
 // docs/performance.md's "Size" section holds this table verbatim, and the bytes per module
-// (scripts/size-modules.ts) under MODULES_HEADING; test/node/package/readme.test.ts keeps both so.
+// (bench/size/size-modules.ts) under MODULES_HEADING; test/node/package/readme.test.ts keeps both so.
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { buildElementWithoutLit } from './build.js';
-import { BUNDLES } from './entries.js';
+import { buildElementWithoutLit } from '../../scripts/build.js';
+import { BUNDLES } from '../../scripts/entries.js';
 import { moduleBytes, moduleTable } from './size-modules.js';
 
 const KIB = 1024;
@@ -57,5 +57,5 @@ export async function sizeRows(root = new URL('..', import.meta.url)): Promise<S
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(sizeTable(await sizeRows()));
-  console.log(`\nThe ES bundle by module (scripts/size-modules.ts):\n\n${moduleTable(await moduleBytes())}`);
+  console.log(`\nThe ES bundle by module (bench/size/size-modules.ts):\n\n${moduleTable(await moduleBytes())}`);
 }

@@ -1,10 +1,9 @@
 // How PaymentClient uses the payout ledger: claim before sending, record the outcome after, answer a
 // repeat from the ledger, and settle an entry from the merchant (resolvePayout) or from the service's
-// callback. The rules of which failures free a request_id are here, in one place (docs/server.md,
-// Payout ledger).
-import { ApiError, DuplicatePayoutError, PayFormError, PayoutLedgerError, ValidationError } from './errors.js';
-import type { FieldIssue, PayoutRequest } from '../service/fields.js';
-import type { JsonObject, JsonValue } from '../service/json.js';
+// callback. The rules of which failures free a request_id are here, in one place (docs/payouts.md).
+import { ApiError, DuplicatePayoutError, PayFormError, PayoutLedgerError, ValidationError } from '../errors.js';
+import type { FieldIssue, PayoutRequest } from '../../service/fields.js';
+import type { JsonObject, JsonValue } from '../../service/json.js';
 import { payoutKey, type PayoutEntry, type PayoutFinish, type PayoutLedger } from './payout-ledger.js';
 
 /** Which payout: the service scopes request_ids by merchant (the client's) and site. */
