@@ -141,7 +141,7 @@ describe('<pay-form status-url> after a framed result', () => {
     expect(errorCode(events)).to.equal('invalid-status-url');
     expect(count(events, 'pay-form-settled')).to.equal(0);
     // Not followed: the other origin never heard of the order.
-    expect(await executeServerCommand<string[]>('forged-requests')).to.not.include(ref);
+    expect(await executeServerCommand<string[], undefined>('forged-requests')).to.not.include(ref);
   });
 
   it('a same-origin redirect is not followed either', async () => {
