@@ -53,8 +53,10 @@ function replay(held: PayoutEntry, request: PayoutRequest, fp: string): JsonObje
 
 /**
  * Sends `request` (already validated and signed) once per request_id: claims it, sends, records the
- * outcome. A ledger that cannot claim means nothing is sent. A ledger that cannot record the outcome
- * leaves the claim in flight; once its lease ends it reads as unknown, which is safe.
+ * outcome. A ledger that cannot claim means nothing is sent, and the claim is released at once: a
+ * claim that reaches the ledger after this call gave up (Redis answered late) would otherwise hold the
+ * request_id in flight for the whole lease, then leave it unknown. A ledger that cannot record the
+ * outcome leaves the claim in flight; once its lease ends it reads as unknown, which is safe.
  */
 export async function guardedPayout(
   ledger: PayoutLedger,
@@ -70,6 +72,9 @@ export async function guardedPayout(
   try {
     held = await ledger.claim(key, { token, fingerprint: fp, leaseMs });
   } catch (error) {
+    // Only this call's token is freed (the contract's finish), and nothing was sent: always safe. Sent
+    // after the claim on the same connection, it runs after a claim that lands late.
+    ledger.finish(key, token, { state: 'free' }).catch(() => undefined);
     throw new PayoutLedgerError('claim', error);
   }
   if (held) return replay(held, request, fp);
