@@ -109,6 +109,28 @@ describe('status handler: answers', () => {
     t.diagnostic(`${answers} requests with ${methods.length} unsupported methods to the 3 handlers: all 405 with Allow, none 500`);
   });
 
+  test('order_ref variants (NUL, case, spaces) through a lookup that folds them: the found order\'s request_id reads that order only', async (t) => {
+    // docs/server.md's authorize: the shop's lookup folds case, spaces and NUL (as an SQL collation
+    // may); the store keeps request_ids exactly, and holds another order under 'ORD-1'.
+    const store = new MemoryCallbackStore();
+    const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-alice', 'ord-1')), 200);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-other', 'ORD-1')), 200);
+    const shopOrders = new Map([['ord-1', { requestId: 'ord-1', ownerId: 'alice' }]]);
+    const find = (orderRef: string) => shopOrders.get(orderRef.replace(/\0/g, '').trim().toLowerCase());
+    const mine = (request: Request, orderRef: string) => find(orderRef)?.ownerId === request.headers.get('cookie');
+    const canonical = await serve(createStatusHandler({ store, waitMs: 0, authorize: (request, orderRef) => (mine(request, orderRef) ? find(orderRef)!.requestId : null) }));
+    const asIs = await serve(createStatusHandler({ store, waitMs: 0, authorize: mine }));
+    const variants = ['ord-1', 'ORD-1', 'Ord-1', ' ord-1', 'ord-1 ', 'ord-1\0', '\0ORD-1'];
+    for (const variant of variants) {
+      const answer = await ask(canonical, variant, { headers: { cookie: 'alice' } });
+      assert.deepEqual(answer.body, { status: 'success', invoice_id: 'inv-alice' }, JSON.stringify(variant));
+    }
+    // What `true` would do: the store read by the browser's string, here another order's status.
+    assert.deepEqual((await ask(asIs, 'ORD-1', { headers: { cookie: 'alice' } })).body, { status: 'success', invoice_id: 'inv-other' });
+    t.diagnostic(`${variants.length} order_ref variants with the found order's request_id: all read that order, none another's (with true, 'ORD-1' read another order)`);
+  });
+
   test('authorize answering a request_id: that order is looked up; authorize throwing: 503', async () => {
     const store = new MemoryCallbackStore();
     await store.complete('k', { request_id: 'internal-7', status: 'fail', invoice_id: 'inv-7' });
