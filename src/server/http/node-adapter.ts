@@ -8,6 +8,7 @@
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
 import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
+import { PayFormError } from '../errors.js';
 import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './handler-logic.js';
 
 /** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
@@ -40,7 +41,12 @@ export interface NodeResponse {
 
 export type NodeHandler = (req: NodeRequest, res: NodeResponse, next?: (error?: unknown) => void) => void;
 
-class BodyTooLarge extends Error {}
+/** Internal: a body past the cap, answered 413 here and never thrown past toNodeHandler. */
+class BodyTooLarge extends PayFormError {
+  constructor() {
+    super('body_too_large', TOO_LARGE_MESSAGE);
+  }
+}
 
 /**
  * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
@@ -68,13 +74,13 @@ function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
 }
 
 /** The body stream was read before the handler ran: there are no bytes left to verify. */
-export class BodyConsumedError extends Error {
+export class BodyConsumedError extends PayFormError {
   constructor() {
     super(
+      'body_consumed',
       'toNodeHandler: the request body was already read by a body parser; mount the handler before body ' +
         "parsers (Express), behind express.raw(), or in a Fastify scope whose content-type parser leaves the body unread",
     );
-    this.name = 'BodyConsumedError';
   }
 }
 

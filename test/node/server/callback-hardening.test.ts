@@ -11,6 +11,7 @@ import {
   createTokenHandler,
   MemoryCallbackStore,
   OnStatusTimeoutError,
+  PayFormError,
   PaymentClient,
   sign,
   toNodeHandler,
@@ -44,7 +45,7 @@ describe('callback handler: unsigned bad input gets 400 or 401, never a throw', 
     const statuses = await post('{"invoice_id":"i","status":"success","amount":1e400,"signature":"00"}');
     assert.deepEqual(statuses, [401, 401]);
     assert.equal(errors.length, 2);
-    assert.ok(errors.every((e) => e instanceof TypeError));
+    assert.ok(errors.every((e) => e instanceof PayFormError && e.code === 'unsignable'));
   });
 
   test('an array 20,000 deep, or an object 10,000 deep: 400 (invalid JSON) both ways', async () => {
