@@ -4,7 +4,7 @@
 // JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
 // The request and response are typed by the members used, not by node:http: pay-form/server's
 // declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
-// pay-form's own handlers are run through their logic directly (native.ts): no Request is built unless
+// pay-form's own handlers are run through their logic directly (handler-logic.ts): no Request is built unless
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
 import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
@@ -115,10 +115,10 @@ function toRequest(req: NodeRequest, url: URL, body: Buffer | undefined, signal:
 }
 
 /** Methods a Fetch Request cannot carry (its constructor throws): such a request takes the Fetch path
- *  even to pay-form's own handlers, so it fails there exactly as it always did. */
+ *  even to pay-form's own handlers, so it is answered as under any Fetch runtime. */
 const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** What node:http already holds, as pay-form's handlers read it (native.ts); the same facts a Request
+/** What node:http already holds, as pay-form's handlers read it (handler-logic.ts); the same facts a Request
  *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
  *  an object of closures: one allocation per request. The URL and the Request are made only when a
  *  handler asks: the callback handler needs neither, so it answers even a Host that makes no URL, where

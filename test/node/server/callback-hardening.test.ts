@@ -1,4 +1,4 @@
-// Issue 11, items 1 and 2: a hung onStatus no longer holds its callback forever, and unsigned bad input
+// A hung onStatus does not hold its callback forever, and unsigned bad input
 // (a number JSON cannot sign, a body nested thousands deep) gets 400 or 401, never a throw or a 500,
 // through toNodeHandler on a real loopback server and through the bare Fetch handler.
 import { after, describe, test } from 'node:test';
