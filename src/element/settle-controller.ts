@@ -50,9 +50,9 @@ export class SettleController extends RunController<SettleCallbacks> {
         // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
         const response = await fetch(url!, { cache: 'no-store', headers: { accept: 'application/json' }, redirect: 'manual', signal });
         const { status: code } = response;
-        // 'basic' is a same-origin answer; a redirect comes back 'opaqueredirect', not followed.
-        // A 200 is parsed as JSON only, so the answer never reaches the DOM; one served as anything else is refused.
-        if (response.type !== 'basic' || (code === 200 && !/^application\/json\s*(;|$)/i.test(response.headers.get('content-type')!))) return end(refuse);
+        // A redirect is not followed: it comes back as an opaque answer, status 0. A 200 is parsed as JSON
+        // only, so the answer never reaches the DOM; one served as anything else is refused.
+        if (!code || (code === 200 && !response.headers.get('content-type')?.startsWith('application/json'))) return end(refuse);
         if (code === 200) {
           // Two non-empty strings settle, and only these two fields go on; an unreadable answer is retried.
           const { status, invoice_id } = Object(await response.json()) as { status?: unknown; invoice_id?: unknown };
