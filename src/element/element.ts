@@ -2,5 +2,5 @@
 export { PayForm, DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE } from './pay-form.js';
 export { DEFAULT_SETTLE_TIMEOUT } from './pay-form-properties.js';
 export * from './events.js';
-export type { FetchToken, FetchTokenContext, TokenAnswer } from './token.js';
+export type { FetchToken, FetchTokenContext, TokenAnswer } from './token-controller.js';
 export type { ResultMessage, ResultStatus } from './result.js';

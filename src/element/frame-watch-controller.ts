@@ -43,13 +43,16 @@ const CHECK_WAIT_MS = 1000;
  * Every check is tied to its frame object and does nothing once that frame is no longer on show or
  * has its result, so nothing needs cancelling when the host removes a frame or shows a new one.
  */
+/** Only the controller writes its frame (watch and clear); to everyone else it is read-only. */
+type Writable = { frame: Frame | null };
+
 export class FrameWatchController implements ReactiveController {
-  /** The frame on show, or null: set by watch(), set back to null by the host when it removes the frame. */
-  frame: Frame | null = null;
+  /** The frame on show, or null: set by watch(), and by clear() when the host removes it. */
+  readonly frame: Frame | null = null;
   readonly #host: FrameWatchHost;
   readonly #on: FrameWatchCallbacks;
   /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
-  #blind = false;
+  #blind?: boolean;
 
   constructor(host: FrameWatchHost, on: FrameWatchCallbacks) {
     this.#host = host;
@@ -67,13 +70,18 @@ export class FrameWatchController implements ReactiveController {
     document.removeEventListener('securitypolicyviolation', this);
   }
 
+  /** The host removed the frame: its late loads, checks and messages now find it no longer on show. */
+  clear(): void {
+    (this as Writable).frame = null;
+  }
+
   /**
    * Shows a new frame: starts its load time limit, and the reachability check for a frame that has
    * not loaded within CHECK_WAIT_MS (Firefox and WebKit fire no load for a closed port or an unknown
    * host).
    */
   watch(frame: Frame, ms: number): void {
-    this.frame = frame;
+    (this as Writable).frame = frame;
     this.#blind = false;
     setTimeout(() => frame.shown || this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`), ms);
     setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS);

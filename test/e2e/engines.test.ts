@@ -56,7 +56,7 @@ for (const engine of selectedEngines()) {
       await waitForText(page, '#result', 'Payment successful');
       await waitForText(page, '#confirmed', 'Payment confirmed by the shop');
       assert.deepEqual(await eventNames(page), ['pay-form-open', 'pay-form-ready', 'pay-form-success', 'pay-form-close', 'pay-form-settled']);
-      assert.equal((await verifiedCallback(demo, await orderRef(page), 'success')).amount, 8900);
+      assert.equal((await verifiedCallback(demo, page, await orderRef(page), 'success')).amount, 8900);
     });
 
     test('inline: Decline ends in "Payment failed" in plain words, and a verified fail callback', async () => {
@@ -64,7 +64,7 @@ for (const engine of selectedEngines()) {
       await page.click({ button: 'Decline', in: 'form' });
       await waitForText(page, '#result', 'Payment failed');
       await waitForText(page, '#confirmed', 'The shop recorded the payment as declined');
-      await verifiedCallback(demo, await orderRef(page), 'fail');
+      await verifiedCallback(demo, page, await orderRef(page), 'fail');
     });
 
     test('modal: paying in the dialog ends in success and a verified callback', async () => {
@@ -72,7 +72,7 @@ for (const engine of selectedEngines()) {
       await page.click({ button: 'Pay', in: 'form' });
       await waitForText(page, '#result', 'Payment successful');
       await waitUntil(page, () => !document.querySelector('pay-form')?.shadowRoot?.querySelector('dialog[open]'), null, 'the dialog closed');
-      await verifiedCallback(demo, await orderRef(page), 'success');
+      await verifiedCallback(demo, page, await orderRef(page), 'success');
     });
 
     test('modal: Close dismisses the form; focus returns to Pay and no callback comes', async () => {
@@ -83,7 +83,7 @@ for (const engine of selectedEngines()) {
       await waitForText(page, '#result', 'Payment window closed');
       assert.equal(await page.evaluate(() => document.activeElement?.id ?? null, null), 'pay');
       assert.equal(await page.evaluate(() => document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe') ?? null, null), null);
-      assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === order), []);
+      assert.deepEqual((await backendCallbacks(demo, page)).filter((c) => c.request_id === order), []);
     });
 
     test('redirect: the page goes to the form; Pay returns to the shop, which confirms the payment', async () => {
@@ -94,7 +94,7 @@ for (const engine of selectedEngines()) {
       await waitUntil(page, (url) => location.href === url, `${demo.url}/demo/return.html?status=success`, 'the return page');
       await waitForText(page, 'h1', 'Payment successful');
       await waitForText(page, '#confirmed', 'Payment confirmed by the shop');
-      await verifiedCallback(demo, await orderRef(page), 'success');
+      await verifiedCallback(demo, page, await orderRef(page), 'success');
     });
   });
 }

@@ -34,7 +34,7 @@ function onPath(name) {
 
 /**
  * What each engine needs: the environment variable that names it, where Debian puts it, and the Debian
- * package that brings it. redis-server is here too, for the Node tests (scripts/redis.ts honours it).
+ * package that brings it. redis-server is here too, for the Node tests (test/support/redis.ts honours it).
  */
 export const REQUIREMENTS = {
   chromium: [{ what: 'Chromium', env: 'CHROME_PATH', paths: ['/usr/bin/chromium', '/usr/bin/chromium-browser'], pkg: 'chromium' }],

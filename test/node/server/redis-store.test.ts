@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
-import { createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
+import { ConfigError, createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET } from '../../support/service.js';
 import { waitUntilRefused } from '../../support/callback-workers.js';
@@ -87,10 +87,10 @@ describe('RedisCallbackStore', () => {
   });
 
   test('options are checked, and a non-client is refused', async () => {
-    assert.throws(() => new RedisCallbackStore({} as never), TypeError);
+    assert.throws(() => new RedisCallbackStore({} as never), /Invalid RedisCallbackStore options: client: must be a connected node-redis client/);
     const client = createClient({ url: redis.url });
-    assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), RangeError);
-    assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), RangeError);
+    assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), ConfigError);
+    assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), ConfigError);
   });
 });
 
@@ -133,4 +133,21 @@ test('Redis lost between onStatus and its record: 503 (never 200 without a store
     client.destroy();
     await own.stop();
   }
+});
+
+test('a prefix that holds one of the store\'s key names is refused: two stores on one Redis never share a key', async (t) => {
+  // With 'n:' and 'n:order:', the first store's status of order "callback:K" would be the second's claim of K.
+  const refused: unknown[] = ['n:order:', 'n:callback:', 'order:', 'shop:callback:x:', 5, ['n:']];
+  for (const prefix of refused) {
+    await assert.rejects(store({ prefix } as never), (error: Error) => error instanceof ConfigError && /prefix: must/.test(error.message), String(prefix));
+  }
+  // Prefixes that nest otherwise keep apart: each store reads only what it wrote.
+  const [a, b] = [await store({ prefix: 'nest:' }), await store({ prefix: 'nest:x:' })];
+  const key = JSON.stringify(['inv-1', 'success']);
+  assert.equal(await a.begin(key), 'new');
+  assert.equal(await b.begin(key), 'new');
+  await a.complete(key, { request_id: 'o-1', status: 'success', invoice_id: 'inv-a' });
+  await b.complete(key, { request_id: 'o-1', status: 'fail', invoice_id: 'inv-b' });
+  assert.deepEqual([(await a.status('o-1'))?.invoice_id, (await b.status('o-1'))?.invoice_id], ['inv-a', 'inv-b']);
+  t.diagnostic(`${refused.length} prefixes refused (a key name inside, or not a string); nested 'nest:' and 'nest:x:' kept apart`);
 });
