@@ -148,10 +148,8 @@ export class FrameWatchController implements ReactiveController {
     if (httpOrigin(blockedURI) !== frame.origin) return;
     if (effectiveDirective === 'connect-src') this.#blind = true;
     if (frame.shown || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
-    // With several elements framing the same origin, the event's path names the one that was blocked.
-    const host = this.#host;
-    const path = event.composedPath();
-    if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
+    // Every engine dispatches a frame-src violation at the document, not at the blocked iframe: the
+    // origin is what ties it to a frame.
     this.#fail(frame, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
   }
 }
