@@ -206,7 +206,10 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
     version,
     // A session of its own per page: MiniBrowser starts afresh, with nothing stored.
     async newPage(viewport = DEFAULT_VIEWPORT) {
-      const session = await WebDriverSession.create(driverProcess.url, capabilities);
+      // No command waits for a page load: WebKitWebDriver sometimes loses a navigation a click starts
+      // (a form post that redirects to another site, in a new web process) and then holds the click
+      // for its whole page-load timeout. The tests wait for what they need to see instead.
+      const session = await WebDriverSession.create(driverProcess.url, { ...capabilities, pageLoadStrategy: 'none' });
       // The window holds a little more than its viewport: size it, then make up the difference.
       await session.setWindowSize(viewport.width, viewport.height);
       const inner = await session.execute<{ w: number; h: number }>('return { w: innerWidth, h: innerHeight }');
@@ -218,7 +221,12 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
         );
       return {
         engine,
-        goto: (url) => session.navigate(url),
+        async goto(url) {
+          // Marks the document it leaves, then waits for a new one to have loaded.
+          await session.execute('window.__leaving = true');
+          await session.navigate(url);
+          await poll(async () => ((await session.execute('return !window.__leaving && document.readyState === "complete"')) ? true : null), `${url} to load`);
+        },
         url: () => session.url(),
         async evaluate<A, T>(fn: (arg: A) => T | Promise<T>, arg: A) {
           const { value, error } = await run<T>(fn.toString(), arg);
