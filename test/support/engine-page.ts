@@ -206,10 +206,7 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
     version,
     // A session of its own per page: MiniBrowser starts afresh, with nothing stored.
     async newPage(viewport = DEFAULT_VIEWPORT) {
-      // No command waits for a page load: WebKitWebDriver sometimes loses a navigation a click starts
-      // (a form post that redirects to another site, in a new web process) and then holds the click
-      // for its whole page-load timeout. The tests wait for what they need to see instead.
-      const session = await WebDriverSession.create(driverProcess.url, { ...capabilities, pageLoadStrategy: 'none' });
+      const session = await WebDriverSession.create(driverProcess.url, capabilities);
       // The window holds a little more than its viewport: size it, then make up the difference.
       await session.setWindowSize(viewport.width, viewport.height);
       const inner = await session.execute<{ w: number; h: number }>('return { w: innerWidth, h: innerHeight }');
@@ -222,7 +219,7 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
       return {
         engine,
         async goto(url) {
-          // Marks the document it leaves, then waits for a new one to have loaded.
+          // No command waits for a load (webkitOptions): mark the document it leaves, then wait for a new one.
           await session.execute('window.__leaving = true');
           await session.navigate(url);
           await poll(async () => ((await session.execute('return !window.__leaving && document.readyState === "complete"')) ? true : null), `${url} to load`);
