@@ -55,6 +55,14 @@ export class ValidationError extends PayFormError {
   }
 }
 
+interface ApiErrorInit {
+  operation: Operation;
+  status: number;
+  body: Record<string, JsonValue>;
+  verified: boolean;
+  outcomeUnknown?: boolean;
+}
+
 /** The service answered `success: false`. */
 export class ApiError extends PayFormError {
   readonly status: number;
@@ -72,19 +80,13 @@ export class ApiError extends PayFormError {
    */
   readonly outcomeUnknown: boolean;
 
-  constructor(init: {
-    operation: Operation;
-    status: number;
-    body: Record<string, JsonValue>;
-    verified: boolean;
-    outcomeUnknown?: boolean;
-  }) {
+  constructor(init: ApiErrorInit, code: 'api' | 'authentication' = 'api', hint = '') {
     const { signature: _dropped, ...rest } = init.body;
     const serviceMessage = typeof rest['message'] === 'string' ? rest['message'] : '';
     const outcomeUnknown = init.outcomeUnknown === true;
     super(
-      'api',
-      `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}` +
+      code,
+      `${init.operation} ${hint ? 'was refused' : 'failed'} (HTTP ${init.status}): ${serviceMessage || 'no message'}${hint}` +
         (outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
     );
     this.status = init.status;
@@ -93,6 +95,18 @@ export class ApiError extends PayFormError {
     this.body = rest;
     this.verified = init.verified;
     this.outcomeUnknown = outcomeUnknown;
+  }
+}
+
+/**
+ * The service refused the merchant's own credentials: it answered `success: false` with HTTP 401 or
+ * 403, which a wrong secret or merchant_id gives (the sandbox: `Invalid signature`, `Unknown
+ * merchant_id`). Its signature often cannot be checked, since it was signed with the secret the client
+ * lacks. An ApiError with its own code, so `instanceof ApiError` still finds it.
+ */
+export class AuthenticationError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, 'authentication', ": check the PaymentClient's secret and merchantId, the likely cause");
   }
 }
 

@@ -111,7 +111,7 @@ export async function backendCallbacks(demo: Demo): Promise<CallbackLogEntry[]> 
 /** The one callback for an order, as the shop's backend logged it after verifying its signature. */
 export async function verifiedCallback(demo: Demo, orderRef: string, status: string): Promise<CallbackLogEntry> {
   for (let i = 0; i < 100; i++) {
-    const found = (await backendCallbacks(demo)).filter((c) => c.request_id === orderRef);
+    const found = (await backendCallbacks(demo)).filter((c) => c.order_ref === orderRef);
     if (found.length) {
       assert.deepEqual(found.map((c) => c.status), [status], 'one verified callback with the status');
       return found[0] as CallbackLogEntry;

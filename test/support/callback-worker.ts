@@ -3,7 +3,8 @@
 // RedisCallbackStore (REDIS_URL) or a MemoryCallbackStore. It prints JSON lines: {"port"} once
 // listening, {"call": key} as each onStatus starts. Settings come from the environment:
 // REDIS_URL, PREFIX, SECRET, LEASE_MS, TIMEOUT_MS, WAIT_MS, HANG_FIRST (the first onStatus never
-// settles), NO_WATCH (the status handler is not told of news: only its re-reads find a status).
+// returns), SLOW_MS (each onStatus takes this long), NO_WATCH (the status handler is not told of news:
+// only its re-reads find a status).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
@@ -35,21 +36,31 @@ if (env['REDIS_URL']) {
 if (env['NO_WATCH'] === '1') {
   const { watch: _deaf, ...rest } = store;
   const full = store;
-  store = { ...rest, begin: (k) => full.begin(k), complete: (k, o) => full.complete(k, o), fail: (k) => full.fail(k), status: (id) => full.status!(id) };
+  store = {
+    ...rest,
+    claim: (c) => full.claim(c),
+    finish: (c) => full.finish(c),
+    release: (c) => full.release(c),
+    status: (order, attempt) => full.status(order, attempt),
+    startAttempt: (order, attempt) => full.startAttempt(order, attempt),
+  };
 }
 
 let hang = env['HANG_FIRST'] === '1';
+const slowMs = Number(env['SLOW_MS'] ?? 0);
 const callback = toNodeHandler(
   createCallbackHandler({
     secret: env['SECRET'] ?? 'worker-secret',
     store,
     onStatusTimeoutMs,
-    onStatus: (payload) => {
+    onStatus: async (payload) => {
       say({ call: JSON.stringify([payload.invoice_id, payload.status]) });
       if (hang) {
         hang = false;
         return new Promise<void>(() => undefined);
       }
+      // SLOW_MS: onStatus takes this long (a slow database write).
+      if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
     },
   }),
 );

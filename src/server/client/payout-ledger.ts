@@ -52,7 +52,7 @@ export type PayoutResolution =
  *   (reason `lease-expired`). An in-flight or unknown entry is never freed by time.
  * - finish: only while the entry is still the one claimed with `token` (in flight, or unknown after
  *   its lease ran out): store the outcome, or delete the entry for `free`. Otherwise do nothing: a
- *   callback or the merchant settled it first.
+ *   callback or the merchant resolved it first.
  * - resolve: `paid` turns in-flight or unknown into paid and leaves a paid entry as it is; `not-paid`
  *   deletes an unknown or paid entry and leaves one in flight (lease live) unchanged. Answers the
  *   entry afterwards (undefined when free), so the caller sees a refusal.

@@ -76,7 +76,7 @@ test('a paid order: the verified callback is logged once and streamed to the pag
   assert.equal((await press(sb, key, 'pay')).status, 303);
   await sb.callbacksIdle();
 
-  const logged = backend.callbacks().filter((c) => c.request_id === order.order_ref);
+  const logged = backend.callbacks().filter((c) => c.order_ref === order.order_ref);
   assert.deepEqual(logged.map((c) => [c.status, c.product]), [['success', 'Hand grinder']]);
   let streamed = '';
   while (!streamed.includes(order.order_ref)) {
@@ -150,9 +150,9 @@ test('a paid order gets no second token (409), and the service is not asked for 
   const invoicesBefore = sb.invoices().length;
   const again = await post('/api/checkout/token', { order_ref: order.order_ref });
   assert.equal(again.status, 409);
-  assert.deepEqual(await again.json(), { success: false, message: 'This order is already paid' });
+  assert.deepEqual(await again.json(), { success: false, message: 'Order already paid', paid: true });
   assert.equal(sb.invoices().length, invoicesBefore, 'no second invoice');
-  assert.equal(backend.callbacks().filter((c) => c.request_id === order.order_ref).length, 1, 'one success callback');
+  assert.equal(backend.callbacks().filter((c) => c.order_ref === order.order_ref).length, 1, 'one success callback');
 });
 
 test('PAY_FORM_SHOP_ORIGIN: an origin is taken as it is, anything else refused', () => {
