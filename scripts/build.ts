@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { OutputChunk, OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
-import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, isExternal } from './entries.js';
+import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, RETURN_BUNDLE, SCRIPT_FILES, isExternal } from './entries.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
 
@@ -54,12 +54,13 @@ export async function buildModules(): Promise<void> {
   });
 }
 
-/** The minified browser build of the root entry, as a page gets it (not lib mode: Vite keeps white
- *  space in lib-mode ES output, and these files are for pages, not bundlers). */
+/** The minified browser build of the root entry (or `input`), as a page gets it (not lib mode: Vite
+ *  keeps white space in lib-mode ES output, and these files are for pages, not bundlers). */
 function pageBuild(
   write: boolean,
   rolldown: { external?: (id: string) => boolean; output: OutputOptions | OutputOptions[] },
   sourcemap = false,
+  input = src('element/index'),
 ): InlineConfig {
   return {
     ...quiet,
@@ -73,7 +74,7 @@ function pageBuild(
       minify: true,
       sourcemap,
       copyPublicDir: false,
-      rolldownOptions: { input: src('element/index'), preserveEntrySignatures: 'strict', onLog, ...rolldown },
+      rolldownOptions: { input, preserveEntrySignatures: 'strict', onLog, ...rolldown },
     },
   };
 }
@@ -91,12 +92,21 @@ export async function buildBundles(): Promise<void> {
     pageBuild(true, {
       output: [
         { format: 'es', entryFileNames: BUNDLES.esm, postBanner: NOTICES_BANNER },
-        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER },
+        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER, generatedCode: { symbols: false } },
       ],
     }),
   );
   const moduleIds = chunksOf(result).flatMap((chunk) => chunk.moduleIds);
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
+  await buildReturnBundle();
+}
+
+/** The return page's script: pay-form's own code only (no Lit), so its legal comment is pay-form's. */
+export async function buildReturnBundle(): Promise<void> {
+  const output = { format: 'es', entryFileNames: RETURN_BUNDLE, postBanner: '/*! pay-form (MIT) */' } as const;
+  const result = await build(pageBuild(true, { output }, false, src('element/return-on-load')));
+  const bundled = chunksOf(result).flatMap((chunk) => chunk.moduleIds).filter((id) => id.includes('node_modules'));
+  if (bundled.length > 0) throw new Error(`build: ${RETURN_BUNDLE} must hold pay-form's code only, not ${bundled.join(', ')}`);
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
@@ -139,7 +149,7 @@ async function main(): Promise<void> {
   declarations();
   manifest();
   console.log('Script-tag bundles (put the hash in the integrity attribute):');
-  for (const file of Object.values(BUNDLES)) console.log(`  dist/${file}  ${await sriOf(new URL(`dist/${file}`, root))}`);
+  for (const file of SCRIPT_FILES) console.log(`  dist/${file}  ${await sriOf(new URL(`dist/${file}`, root))}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

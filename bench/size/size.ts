@@ -5,12 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildElementWithoutLit } from '../../scripts/build.js';
-import { BUNDLES } from '../../scripts/entries.js';
+import { BUNDLES, RETURN_BUNDLE } from '../../scripts/entries.js';
 import { moduleBytes, moduleTable } from './size-modules.js';
 
 const KIB = 1024;
 /** The issue's targets, gzip. */
-export const TARGETS = { bundle: 7 * KIB, elementWithoutLit: 2.5 * KIB } as const;
+export const TARGETS = { bundle: 7 * KIB, elementWithoutLit: 2.5 * KIB, returnPage: 1 * KIB } as const;
 
 export interface SizeRow {
   what: string;
@@ -46,12 +46,13 @@ export function sizeTable(rows: readonly SizeRow[]): string {
 }
 
 /** Measures the built bundles in dist/ (run `npm run build` first) and the element built without Lit. */
-export async function sizeRows(root = new URL('..', import.meta.url)): Promise<SizeRow[]> {
+export async function sizeRows(root = new URL('../../', import.meta.url)): Promise<SizeRow[]> {
   const file = (name: string) => readFile(new URL(`dist/${name}`, root));
   return [
     measure(`script-tag bundle, ES module (\`dist/${BUNDLES.esm}\`, Lit inside)`, await file(BUNDLES.esm), TARGETS.bundle),
     measure(`script-tag bundle, classic script (\`dist/${BUNDLES.iife}\`, Lit inside)`, await file(BUNDLES.iife), TARGETS.bundle),
     measure('element without Lit (the `pay-form` entry, minified, Lit external)', await buildElementWithoutLit(), TARGETS.elementWithoutLit),
+    measure(`the return page's script (\`dist/${RETURN_BUNDLE}\`)`, await file(RETURN_BUNDLE), TARGETS.returnPage),
   ];
 }
 

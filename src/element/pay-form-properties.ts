@@ -3,7 +3,7 @@
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token-controller.js';
-import { DEFAULT_SETTLE_TIMEOUT } from './settle-controller.js';
+import { DEFAULT_SETTLE_TIMEOUT, MAX_TIMER_MS } from './settle-controller.js';
 
 export const DEFAULT_LOAD_TIMEOUT = 15000;
 export const DEFAULT_FRAME_TITLE = 'Payment form';
@@ -12,7 +12,7 @@ export { DEFAULT_SETTLE_TIMEOUT };
 /** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
 export function timeLimit(value: number, fallback: number): number {
   // Past 2^31 - 1 ms a timer fires at once: a longer limit waits as long as a timer can.
-  return Number.isFinite(value) && value >= 0 ? Math.min(value, 2147483647) : fallback;
+  return Number.isFinite(value) && value >= 0 ? Math.min(value, MAX_TIMER_MS) : fallback;
 }
 
 /**
@@ -54,8 +54,8 @@ const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) =>
  * @attr allowed-origins - Space-separated origins, besides the page's own, whose result messages are accepted.
  * @attr frame-sandbox - The iframe's `sandbox` attribute; absent unless set here.
  * @attr frame-title - The iframe's title (its accessible name); default "Payment form".
- * @attr status-url - The merchant's status endpoint, same origin as the page: after a result (or, with `await-settled`, at once) it is asked for `order-ref`'s verified status, and `pay-form-settled` fires.
- * @attr settle-timeout - Milliseconds to wait for the verified status before `pay-form-error` `settle-timeout`; default 60000.
+ * @attr status-url - The merchant's status endpoint, same origin as the page: from the moment the form is shown (or, with `await-settled`, at once) it is asked for the verified status of `order-ref`'s attempt, and `pay-form-settled` fires, with or without a return page's result.
+ * @attr settle-timeout - Milliseconds to wait for the verified status after a result (or from `settle()`/`await-settled`) before `pay-form-error` `settle-timeout`; default 60000.
  * @attr await-settled - Boolean, for the return page of a redirect flow: ask `status-url` as soon as it and `order-ref` are set, without a framed result.
  * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
  */

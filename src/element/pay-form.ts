@@ -5,6 +5,7 @@ import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
+import { isResultStatus } from './result.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
@@ -28,9 +29,9 @@ const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
  * @fires pay-form-redirect - `{ url }`, cancelable: unless cancelled the page is then sent to `url`.
  * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page.
  * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
- * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for the order; the event to trust for money.
+ * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money. A `success` or `fail` becomes the state, the form kept as after a result.
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
- * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block.
+ * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, an order already paid, a load timeout, an unreachable service or a CSP block.
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
@@ -57,8 +58,10 @@ export class PayForm extends PayFormProperties {
     result: (status) => {
       this.#setState(status);
       this.#emit(`pay-form-${status}`, { status });
-      // The framed result is the browser's word: ask the merchant's backend for the verified one.
-      this.#askSettled(true);
+      // The framed result is the browser's word: the verified one is awaited for at most settle-timeout
+      // from now, asked anew (the asking since the form opened has no time limit).
+      this.#settle.stop();
+      this.settle();
     },
     ready: (frame) => {
       if (!frame.result) this.#setState('open');
@@ -73,7 +76,11 @@ export class PayForm extends PayFormProperties {
   });
 
   readonly #settle = new SettleController(this, {
-    settled: (detail) => this.#emit(PAY_FORM_SETTLED, detail),
+    settled: (detail) => {
+      // Verified, with or without a return page's result: the form is handled as after one.
+      if (isResultStatus(detail.status)) this.#setState(detail.status);
+      this.#emit(PAY_FORM_SETTLED, detail);
+    },
     failed: (code, message) => this.#fail({ code, message }, true),
   });
 
@@ -106,15 +113,18 @@ export class PayForm extends PayFormProperties {
   open(): void {
     if (!this.isConnected) return;
     if (this.key == null && this.redirectUrl == null) this.#token.stop();
+    // A new attempt: the last one's verified status is no longer awaited.
+    this.#settle.stop();
     this.#run();
   }
 
   /**
-   * Asks status-url for order-ref's verified status now (as `await-settled` does on connection), for a
-   * return page that sets things up from script. Does nothing while asking or once settled.
+   * Asks status-url for order-ref's verified status now, for at most settle-timeout (as `await-settled`
+   * does on connection), for a return page that sets things up from script. Does nothing while asking or
+   * once settled.
    */
   settle(): void {
-    if (this.isConnected) this.#askSettled(false);
+    if (this.isConnected && !this.#settle.running && !this.#settle.settled) this.#ask(timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT));
   }
 
   /** Removes the form, inline or modal, and fires `pay-form-close` with reason `api`. */
@@ -178,7 +188,13 @@ export class PayForm extends PayFormProperties {
     const token = this.#token.status;
     if (token === 'pending') return this.#setState('loading');
     if (token === 'failed') return this.#setState('error');
-    if (token) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
+    if (token) {
+      return 'paid' in token
+        ? this.#fail({ code: 'order-paid', message: 'the order is already paid' })
+        : 'key' in token
+          ? this.#openKey(base, token.key)
+          : this.#redirectTo(token.redirect_url);
+    }
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
       if (base !== null && !base.ok) return this.#fail(base);
@@ -205,26 +221,33 @@ export class PayForm extends PayFormProperties {
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
     this.#watch.watch({ url, origin: base.value.origin, display }, this.#loadTimeoutMs());
+    // The verified status is asked for from now on, with or without a return page (docs/element.md).
+    this.#ask();
     this.requestUpdate();
+  }
+
+  /** Asks status-url, when set, about the order's attempt (the token answer's, when the key came from
+   *  one: service/checkout.ts), for at most `ms`, or without it until stopped or asked again. */
+  #ask(ms?: number): void {
+    if (this.statusUrl != null) void this.#settle.ask(this.statusUrl, this.orderRef, (this.#token.status as { attempt?: string } | undefined)?.attempt, ms);
   }
 
   #loadTimeoutMs(): number {
     return timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT);
   }
 
-  /** Asks status-url, when set, for order-ref's verified status; `again` after a new framed result. */
-  #askSettled(again: boolean): void {
-    if (this.statusUrl != null) void this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
-  }
-
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;
     // A result, once reached, stays: closing then only removes the form (the return page).
-    const result = state === 'success' || state === 'fail' ? state : null;
+    const result = isResultStatus(state) ? state : null;
     if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
     if (this.#token.status === 'pending') this.#token.stop();
     this.#removeFrame();
-    if (result === null) this.#setState('closed');
+    if (result === null) {
+      // Closed before a result: nothing awaits this attempt's verified status any more.
+      this.#settle.stop();
+      this.#setState('closed');
+    }
     this.#emit(PAY_FORM_CLOSE, { reason, result });
   }
 
@@ -250,13 +273,12 @@ export class PayForm extends PayFormProperties {
    * only the verified status is missing: a result already reached then stays the state.
    */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
-    if (!keepResult || (this.#state !== 'success' && this.#state !== 'fail')) this.#setState('error');
+    if (!keepResult || !isResultStatus(this.#state)) this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }
 
   #setState(state: PayFormState): void {
-    this.#state = state;
-    if (this.getAttribute('state') !== state) this.setAttribute('state', state);
+    this.setAttribute('state', (this.#state = state));
   }
 
   #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable = false): boolean {

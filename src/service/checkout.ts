@@ -35,9 +35,8 @@ export const PAID_STATUS = 'success';
  */
 export function parseTokenAnswer(data: unknown): TokenAnswer | null {
   const { key, redirect_url, attempt, paid } = Object(data) as Record<string, unknown>;
-  if (paid === true) return { paid };
-  const found = typeof redirect_url === 'string' ? { redirect_url } : typeof key === 'string' ? { key } : null;
-  return found && typeof attempt === 'string' ? { ...found, attempt } : found;
+  const started = typeof attempt === 'string' ? { attempt } : {};
+  return paid === true ? { paid } : typeof redirect_url === 'string' ? { redirect_url, ...started } : typeof key === 'string' ? { key, ...started } : null;
 }
 
 /** `{ status, invoice_id }` with two non-empty strings, or null (for null, a primitive, any other shape). Only these two fields go on. */
