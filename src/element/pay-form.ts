@@ -47,9 +47,9 @@ export class PayForm extends PayFormProperties {
   static override styles = styles;
 
   #state: PayFormState = 'idle';
-  #needsRun = false;
+  #needsRun?: boolean;
   /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
-  #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
+  #shown?: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail({ code: 'token-request-failed', message }),
@@ -190,14 +190,14 @@ export class PayForm extends PayFormProperties {
     if (token === 'failed') return this.#setState('error');
     if (token) {
       return 'paid' in token
-        ? this.#fail({ code: 'order-paid', message: 'the order is already paid' })
+        ? this.#fail({ code: 'order-paid', message: 'order already paid' })
         : 'key' in token
           ? this.#openKey(base, token.key)
           : this.#redirectTo(token.redirect_url);
     }
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
-      if (base !== null && !base.ok) return this.#fail(base);
+      if (base?.ok === false) return this.#fail(base);
       this.#setState('loading');
       void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
     } else this.#setState('idle');
@@ -240,7 +240,7 @@ export class PayForm extends PayFormProperties {
     const state = this.#state;
     // A result, once reached, stays: closing then only removes the form (the return page).
     const result = isResultStatus(state) ? state : null;
-    if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
+    if (result === null ? state !== 'loading' && state !== 'open' : !this.#watch.frame) return;
     if (this.#token.status === 'pending') this.#token.stop();
     this.#removeFrame();
     if (result === null) {
@@ -253,7 +253,7 @@ export class PayForm extends PayFormProperties {
 
   #removeFrame(): void {
     const watch = this.#watch;
-    if (watch.frame === null) return;
+    if (!watch.frame) return;
     watch.frame = null;
     const dialog = this.#shown?.node;
     if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
@@ -272,7 +272,7 @@ export class PayForm extends PayFormProperties {
    * Reports a refusal or a failure as pay-form-error (only its code and message). `keepResult` when
    * only the verified status is missing: a result already reached then stays the state.
    */
-  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
+  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
     if (!keepResult || !isResultStatus(this.#state)) this.#setState('error');
     this.#emit(PAY_FORM_ERROR, { code, message });
   }
@@ -281,7 +281,7 @@ export class PayForm extends PayFormProperties {
     this.setAttribute('state', (this.#state = state));
   }
 
-  #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable = false): boolean {
+  #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable?: boolean): boolean {
     return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
   }
 }

@@ -44,14 +44,13 @@ export class SettleController extends RunController<SettleCallbacks> {
       // Same origin only, so the page's cookies go to its own backend (docs/element.md).
       if (url.origin !== location.origin) throw 0;
     } catch {
-      return failed('invalid-status-url', "status-url is not a URL on this page's origin")();
+      return failed('invalid-status-url', "status-url is not on this page's origin")();
     }
-    // The status endpoint answers 404 without an order reference: say so at once instead of asking.
-    if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about')();
-    // A fragment in status-url stays out: fetch never sends one.
-    url.searchParams.set(ORDER_REF_PARAM, orderRef);
+    // A fragment in status-url stays out: fetch never sends one. Without order-ref the endpoint's 404
+    // says that it knows no such order.
+    url.searchParams.set(ORDER_REF_PARAM, orderRef ?? '');
     if (attempt) url.searchParams.set(ATTEMPT_PARAM, attempt);
-    const [signal, end] = this.begin(ms ?? MAX_TIMER_MS, failed('settle-timeout', `no status from status-url in ${ms} ms`));
+    const [signal, end] = this.begin(ms ?? MAX_TIMER_MS, failed('settle-timeout', `no status in ${ms} ms`));
     // Asks since the last 204 (or the start): the wait after a failure doubles with each.
     let failures = 0;
     // A stopped run ends here when its current wait is over, before asking again.
@@ -69,7 +68,7 @@ export class SettleController extends RunController<SettleCallbacks> {
             this.on.settled(detail);
           });
         }
-        if (status === 404) return end(failed('settle-timeout', 'status-url does not know this order (404)'));
+        if (status === 404) return end(failed('settle-timeout', 'status-url does not know this order'));
         const seconds = Number(response.headers.get('retry-after'));
         if (status === 204) {
           failures = 0;

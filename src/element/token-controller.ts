@@ -46,7 +46,8 @@ export class TokenController extends RunController<TokenCallbacks> {
     try {
       if (fetchToken) data = await fetchToken({ orderRef, signal });
       else {
-        const response = await fetch(tokenUrl ?? '', {
+        // tokenUrl is set when fetchToken is not: the element asks only then.
+        const response = await fetch(tokenUrl!, {
           // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -68,7 +69,7 @@ export class TokenController extends RunController<TokenCallbacks> {
             this.status = answer;
             this.on.answered();
           }
-        : failed(`${source} gave neither key nor redirect_url`),
+        : failed(`${source} gave no key or redirect_url`),
     );
   }
 

@@ -115,7 +115,7 @@ describe('<pay-form token-url>', () => {
     const paid = JSON.stringify({ success: false, message: 'Order already paid', paid: true });
     const { el, events } = await mount({ 'base-url': service, 'token-url': answer(paid, 409), 'status-url': '/__status', 'order-ref': 'paid-1' });
     const error = await waitForEvent(events, 'pay-form-error');
-    expect(error.detail).to.deep.equal({ code: 'order-paid', message: 'the order is already paid' });
+    expect(error.detail).to.deep.equal({ code: 'order-paid', message: 'order already paid' });
     expect(el.state).to.equal('error');
     expect(frameOf(el)).to.equal(null);
     await settle();
