@@ -20,12 +20,17 @@ interface Config {
 }
 
 /** What the person reads after each outcome the element reports, and whether the form (showing the
- *  shop's return page by then) is closed so the page's own result replaces it. */
+ *  shop's return page, or the service's own result page, by then) is closed so the page's own result
+ *  replaces it. The verified outcome may come first: with status-url the page needs no return page. */
 const RESULTS: Partial<Record<PayFormEventName, (detail: Record<string, unknown>) => [string, string, boolean]>> = {
   'pay-form-success': () => ['success', 'Payment successful', true],
   'pay-form-fail': () => ['fail', 'Payment failed', true],
+  'pay-form-settled': (detail) => (detail.status === 'success' ? ['success', 'Payment successful', true] : ['fail', 'Payment failed', true]),
   'pay-form-close': () => ['closed', 'Payment window closed', false],
-  'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`, false],
+  'pay-form-error': (detail) =>
+    detail.code === 'order-paid'
+      ? ['paid', 'This order is already paid: there is nothing more to pay', false]
+      : ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`, false],
 };
 
 /** The shop's own word, from the service's signed callback (pay-form-settled): the only confirmation. */
@@ -105,16 +110,20 @@ async function main(): Promise<void> {
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
   const cancel = $<HTMLButtonElement>('#cancel');
+  const again = $<HTMLButtonElement>('#again');
   button.disabled = true;
   cancel.hidden = true;
+  again.hidden = true;
   showResult('', '');
-  // The first outcome of this payment stands: a close that follows a result does not replace it.
+  // The first outcome of this payment attempt stands: a close that follows a result does not replace it.
   let done = false;
   const finish = (status: string, text: string, closeForm: PayForm | undefined) => {
     if (done) return;
     done = true;
     showResult(status, text);
     cancel.hidden = true;
+    // The same order again: a new attempt after a decline, "already paid" after a payment.
+    again.hidden = status === 'paid';
     closeForm?.close();
     button.disabled = false;
     // Focus would otherwise fall to <body> (the dialog hands it back to a button disabled at the time).
@@ -158,6 +167,15 @@ async function pay(config: Config): Promise<void> {
     // An inline form has no Close button of its own (the modal has): the shop offers one.
     cancel.hidden = display !== 'inline';
     cancel.onclick = () => finish('cancelled', 'Payment cancelled', payForm);
+    again.onclick = () => {
+      done = false;
+      again.hidden = true;
+      cancel.hidden = display !== 'inline';
+      showResult('', '');
+      $('#confirmed').textContent = '';
+      item('#events', 'this order again');
+      payForm.open();
+    };
     $('#payment').replaceChildren(payForm);
   } catch (error) {
     finish('error', `Payment could not start: ${error instanceof Error ? error.message : String(error)}`, undefined);
