@@ -1,6 +1,6 @@
-// The element's two pieces of DOM, built directly: the iframe (a new one per open, so a late load of an
-// old frame is never taken for the new) and the modal dialog around it. Every value is set as an
-// attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
+// The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
+// never taken for the new), the modal dialog around it, and the live regions that say what happens.
+// Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
 import { openFormUrl } from '../service/form-url.js';
 
 type Attributes = Record<string, string | null>;
@@ -14,7 +14,7 @@ export function setAttributes(node: Element, attributes: Attributes): void {
   }
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   setAttributes(node, attributes);
   node.append(...children);
@@ -28,15 +28,16 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
   return iframe;
 }
 
-/** The modal dialog around the iframe; `dismiss` runs for the close button, Escape (cancel) and a close by the browser. */
-export function createModal(iframe: HTMLIFrameElement, dismiss: () => void): HTMLDialogElement {
-  const button = element(
-    'button',
-    { part: 'close-button', type: 'button', 'aria-label': 'Close' },
-    element('span', { 'aria-hidden': 'true' }, '×'),
-  );
+/**
+ * The modal dialog around the iframe, with the element's status in its bar: content outside a modal
+ * dialog is inert, so the status must be inside to be seen and heard, and it describes the dialog so
+ * that opening it reads out "loading". `dismiss` runs for the close button, Escape (cancel) and a
+ * close by the browser; the element names the button.
+ */
+export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
+  const button = element('button', { part: 'close-button', type: 'button' }, element('span', { 'aria-hidden': 'true' }, '×'));
   button.onclick = dismiss;
-  const dialog = element('dialog', { part: 'dialog' }, element('div', { class: 'bar' }, button), iframe);
+  const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
   dialog.oncancel = (event) => {
     event.preventDefault();
     dismiss();

@@ -7,10 +7,11 @@ import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked }
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
+import { createFrame, createModal, element, setAttributes, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
+import { DEFAULT_TEXTS, type PayFormTextKey } from './texts.js';
 
 export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 
@@ -30,11 +31,18 @@ const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
  * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
  * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for the order; the event to trust for money.
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
- * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block.
+ * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
+ *
+ * @slot loading - Replaces the loading text (the `loading` text).
+ * @slot success - Replaces the text announced after a success result.
+ * @slot fail - Replaces the text announced after a fail result.
+ * @slot error - Replaces the error message shown for any error code.
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
- * @csspart close-button - The modal's close button (accessible name "Close").
+ * @csspart close-button - The modal's close button (accessible name "Close", the `close` text).
+ * @csspart status - The status (`role="status"`): loading, then the result; empty otherwise. In the modal's bar while the modal is open.
+ * @csspart error - The error message (`role="alert"`) shown in place of the form; empty otherwise.
  *
  * @cssprop [--pay-form-height=640px] - The iframe's height.
  * @cssprop [--pay-form-width=100%] - The iframe's width.
@@ -47,6 +55,15 @@ export class PayForm extends PayFormProperties {
 
   #state: PayFormState = 'idle';
   #needsRun = false;
+  /** The live regions, made with the shadow root: the status (polite) and the error (assertive). */
+  #status!: HTMLElement;
+  #alert!: HTMLElement;
+  /** The error on show: the code of the last pay-form-error not cancelled since the last decision. */
+  #error: PayFormTextKey | null = null;
+  /** Where focus was when the form started loading: where it goes back to (docs/element.md, Accessibility). */
+  #opener: HTMLElement | null = null;
+  /** The form was removed or an error came since the last update: focus may have fallen to <body>. */
+  #refocus = false;
   /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
   #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
   readonly #token = new TokenController(this, {
@@ -85,7 +102,10 @@ export class PayForm extends PayFormProperties {
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     // A declarative shadow root (markup cached from an older server render) holds only stale nodes.
     this.shadowRoot?.replaceChildren();
-    return super.createRenderRoot();
+    const root = super.createRenderRoot();
+    // In the tree from the start and never replaced: a live region reads out changes to its content.
+    root.append((this.#status = element('div', { id: 'status', part: 'status', role: 'status' })), (this.#alert = element('div', { part: 'error', role: 'alert' })));
+    return root;
   }
 
   override connectedCallback(): void {
@@ -125,31 +145,46 @@ export class PayForm extends PayFormProperties {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.stop();
     if (!this.isConnected) return;
-    if (this.awaitSettled) this.settle();
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
       this.#run();
     }
+    // After the decision, which clears the error on show: a status-url refused at once stays said.
+    if (this.awaitSettled) this.settle();
   }
 
-  /** Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current title and sandbox. */
+  /**
+   * Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current
+   * title and sandbox; says the state and the error; gives focus back when it fell to <body>.
+   */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
+    const root = this.renderRoot;
     const frame = this.#watch.frame;
+    const status = this.#status;
+    const state = this.#state;
     let shown = this.#shown;
     const isNew = shown?.frame !== frame;
     if (isNew) {
       shown?.node.remove();
+      // Back from the modal's bar to the top of the shadow root.
+      if (status.parentNode !== root) root.prepend(status);
       shown = this.#shown = frame && this.#nodes(frame);
     }
+    this.#say(status, state === 'loading' || state === 'success' || state === 'fail' ? state : null);
+    this.#say(this.#alert, this.#error, 'error');
+    if (this.#refocus) this.#giveFocusBack();
     if (!shown) return;
     const { iframe, node } = shown;
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
     // Set before the iframe is inserted, so before it starts loading.
     setAttributes(iframe, { title, sandbox: this.frameSandbox });
-    if (node !== iframe) setAttributes(node, { 'aria-label': title });
+    if (node !== iframe) {
+      setAttributes(node, { 'aria-label': title });
+      setAttributes(node.querySelector('button') as HTMLElement, { 'aria-label': this.#text('close') });
+    }
     if (!isNew) return;
-    this.renderRoot.append(node);
+    root.append(node);
     this.#watch.shown(iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
@@ -160,12 +195,46 @@ export class PayForm extends PayFormProperties {
     const iframe = createFrame(frame.url, () => this.#watch.loaded(frame));
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, dismiss) };
+    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, this.#status, dismiss) };
+  }
+
+  /** The page's text for `key` when it set a string, else the English default. */
+  #text(key: PayFormTextKey): string {
+    const own = this.texts?.[key];
+    return typeof own === 'string' ? own : DEFAULT_TEXTS[key];
+  }
+
+  /**
+   * Puts `key`'s text (in a slot the page may fill, named `name`) in a live region, or empties it for
+   * null. Only a change is written: whatever is written into a live region is read out again.
+   */
+  #say(region: HTMLElement, key: PayFormTextKey | null, name: string | null = key): void {
+    const text = key ? this.#text(key) : '';
+    const slot = region.firstChild as HTMLSlotElement | null;
+    if (slot?.name !== name || slot.textContent !== text) region.replaceChildren(...(key ? [element('slot', { name }, text)] : []));
+  }
+
+  /**
+   * After the form was removed or an error came, focus that fell to <body> goes to the opener when it
+   * can take it (it may be disabled or gone by now), else to the element itself, focusable for that
+   * moment. Nothing moves when no opener was focused: focus was never in the form.
+   */
+  #giveFocusBack(): void {
+    this.#refocus = false;
+    const opener = this.#opener;
+    const active = document.activeElement;
+    if (!opener || (active && active !== document.body)) return;
+    opener.focus();
+    if (document.activeElement === opener) return;
+    this.tabIndex = -1;
+    this.addEventListener('blur', () => this.removeAttribute('tabindex'), { once: true });
+    this.focus();
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
   #run(): void {
     this.#removeFrame();
+    this.#error = null;
     // Checked once per decision; null means "no base URL yet".
     const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
     if (base?.ok) {
@@ -232,6 +301,7 @@ export class PayForm extends PayFormProperties {
     const watch = this.#watch;
     if (watch.frame === null) return;
     watch.frame = null;
+    this.#refocus = true;
     const dialog = this.#shown?.node;
     if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
     this.requestUpdate();
@@ -246,17 +316,24 @@ export class PayForm extends PayFormProperties {
   }
 
   /**
-   * Reports a refusal or a failure as pay-form-error (only its code and message). `keepResult` when
-   * only the verified status is missing: a result already reached then stays the state.
+   * Reports a refusal or a failure as pay-form-error (only its code and message) and, unless a
+   * listener cancels it, shows it in the shopper's words. `keepResult` when only the verified status
+   * is missing: a result already reached then stays the state.
    */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
-    if (!keepResult || (this.#state !== 'success' && this.#state !== 'fail')) this.#setState('error');
-    this.#emit(PAY_FORM_ERROR, { code, message });
+    const state = this.#state;
+    this.#setState(keepResult && (state === 'success' || state === 'fail') ? state : 'error');
+    this.#refocus = true;
+    if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
   }
 
+  /** Sets the state and renders it; on loading, remembers where focus is, to give it back there. */
   #setState(state: PayFormState): void {
+    const active = document.activeElement as HTMLElement | null;
+    if (state === 'loading' && active && active !== document.body && active !== this) this.#opener = active;
     this.#state = state;
     if (this.getAttribute('state') !== state) this.setAttribute('state', state);
+    this.requestUpdate();
   }
 
   #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable = false): boolean {

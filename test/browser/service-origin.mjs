@@ -4,6 +4,7 @@
 //   success-*     sends the frame to the merchant's return page with status=success
 //   fail-*        the same with status=fail
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
+//   pay-*         a form with Pay and Decline buttons that go to the return page (keyboard paying)
 //   anything else a plain form page that echoes the key (escaped)
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
 // executeServerCommand('service-requests'). The element's reachability check (HEAD /) is kept apart,
@@ -139,6 +140,12 @@ export function serviceOriginPlugin() {
     if (key.startsWith('success-') || key.startsWith('fail-')) {
       const status = key.startsWith('success-') ? 'success' : 'fail';
       send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(returnTo(status))};</script>`);
+      return;
+    }
+    if (key.startsWith('pay-')) {
+      const button = (status, text) =>
+        `<form action="${pageOrigin}/test/browser/fixtures/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
+      send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}`);
       return;
     }
     if (key.startsWith('spoof-')) {
