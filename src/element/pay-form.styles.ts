@@ -6,11 +6,11 @@
 // data, so the tag's checks have nothing to guard here.
 import { unsafeCSS } from '@lit/reactive-element';
 
-export const styles = unsafeCSS(`:host{display:block}:host([hidden]){display:none}
+export const styles = unsafeCSS(`:host(:not([hidden])){display:block}
 iframe{display:block;box-sizing:border-box;width:var(--pay-form-width,100%);height:var(--pay-form-height,640px);border:var(--pay-form-border,0)}
-dialog{width:var(--pay-form-dialog-width,min(32rem,100vw - 2rem));max-height:calc(100dvh - 2rem);padding:0;border:1px solid #0000;border-radius:.5rem;overflow:auto}
-dialog::backdrop{background:var(--pay-form-backdrop,rgb(0 0 0/.5))}
-.bar{position:sticky;top:0;z-index:1;background:inherit;display:flex;align-items:center;padding:.25rem}
-button{margin-inline-start:auto;min-width:44px;min-height:44px;font:inherit;font-size:1.5rem;line-height:1;background:none;color:#1a1a1a;border:0;border-radius:.25rem;cursor:pointer}
+dialog{width:var(--pay-form-dialog-width,min(32rem,100vw - 2rem));padding:0;border:1px solid #0000;border-radius:.5rem}
+dialog::backdrop{background:var(--pay-form-backdrop,#00000080)}
+.bar{position:sticky;top:0;background:inherit;display:flex;align-items:center;padding:.25rem}
+button{margin-inline-start:auto;min-width:44px;min-height:44px;font-size:1.5rem;line-height:1;background:none;border:0}
 button:focus-visible{outline:2px solid #1a56db;outline-offset:2px}
 [role]:not(:empty){padding:.75rem}`);
