@@ -31,17 +31,14 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
 /**
  * The modal dialog around the iframe, with the element's status in its bar: content outside a modal
  * dialog is inert, so the status must be inside to be seen and heard, and it describes the dialog so
- * that opening it reads out "loading". `dismiss` runs for the close button, Escape (cancel) and a
- * close by the browser; the element names the button.
+ * that opening it reads out "loading". `close` names the close button; `dismiss` runs for it and
+ * for the dialog's close (Escape, or the browser closing it).
  */
-export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
-  const button = element('button', { part: 'close-button', type: 'button' }, element('span', { 'aria-hidden': 'true' }, '×'));
+export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, close: string, dismiss: () => void): HTMLDialogElement {
+  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close }, element('span', { 'aria-hidden': 'true' }, '×'));
   button.onclick = dismiss;
   const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
-  dialog.oncancel = (event) => {
-    event.preventDefault();
-    dismiss();
-  };
+  // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
   dialog.onclose = dismiss;
   return dialog;
 }

@@ -5,6 +5,7 @@ import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
+import type { ResultStatus } from './result.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, element, setAttributes, warmFrame } from './pay-form.dom.js';
@@ -17,7 +18,8 @@ export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 
 /** Properties whose change means "a different form": the element decides again what to show. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
-const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
+/** The last two inputs: a change of either drops the token asked for. */
+const TOKEN_SOURCES = INPUTS.slice(4);
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -33,34 +35,45 @@ const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
  * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
  *
- * @slot loading - Replaces the loading text (the `loading` text).
- * @slot success - Replaces the text announced after a success result.
- * @slot fail - Replaces the text announced after a fail result.
- * @slot error - Replaces the error message shown for any error code.
+ * @slot loading - Replaces the `loading` text, said while the token request and the form load. Every text key but `close` names a slot the same way.
+ * @slot success - Replaces the `success` text, said after a success result.
+ * @slot fail - Replaces the `fail` text, said after a fail result.
+ * @slot invalid-base-url - Replaces the `invalid-base-url` error text.
+ * @slot invalid-key - Replaces the `invalid-key` error text.
+ * @slot invalid-redirect-url - Replaces the `invalid-redirect-url` error text.
+ * @slot token-request-failed - Replaces the `token-request-failed` error text.
+ * @slot load-timeout - Replaces the `load-timeout` error text.
+ * @slot service-unreachable - Replaces the `service-unreachable` error text.
+ * @slot csp-blocked - Replaces the `csp-blocked` error text.
+ * @slot invalid-status-url - Replaces the `invalid-status-url` error text.
+ * @slot settle-timeout - Replaces the `settle-timeout` error text.
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
  * @csspart close-button - The modal's close button (accessible name "Close", the `close` text).
  * @csspart status - The status (`role="status"`): loading, then the result; empty otherwise. In the modal's bar while the modal is open.
- * @csspart error - The error message (`role="alert"`) shown in place of the form; empty otherwise.
+ * @csspart alert - The error message (`role="alert"`) shown in place of the form; empty otherwise.
  *
  * @cssprop [--pay-form-height=640px] - The iframe's height.
  * @cssprop [--pay-form-width=100%] - The iframe's width.
  * @cssprop [--pay-form-border=0] - The iframe's border.
  * @cssprop [--pay-form-dialog-width=min(32rem, calc(100vw - 2rem))] - The modal dialog's width.
- * @cssprop [--pay-form-backdrop=rgb(0 0 0 / 0.5)] - The modal's backdrop.
+ * @cssprop [--pay-form-backdrop=#00000080] - The modal's backdrop.
  */
 export class PayForm extends PayFormProperties {
   static override styles = styles;
 
   #state: PayFormState = 'idle';
   #needsRun = false;
-  /** The live regions, made with the shadow root: the status (polite) and the error (assertive). */
+  /** The live regions, made with the shadow root: the status (polite) and the alert (assertive). */
   #status!: HTMLElement;
   #alert!: HTMLElement;
   /** The error on show: the code of the last pay-form-error not cancelled since the last decision. */
   #error: PayFormTextKey | null = null;
-  /** Where focus was when the form started loading: where it goes back to (docs/element.md, Accessibility). */
+  /**
+   * What had focus when the form last started loading (<body> when nothing had): where focus goes
+   * back to (docs/element.md, Accessibility).
+   */
   #opener: HTMLElement | null = null;
   /** The form was removed or an error came since the last update: focus may have fallen to <body>. */
   #refocus = false;
@@ -104,15 +117,15 @@ export class PayForm extends PayFormProperties {
     this.shadowRoot?.replaceChildren();
     const root = super.createRenderRoot();
     // In the tree from the start and never replaced: a live region reads out changes to its content.
-    root.append((this.#status = element('div', { id: 'status', part: 'status', role: 'status' })), (this.#alert = element('div', { part: 'error', role: 'alert' })));
+    const region = (role: string) => element('div', { id: role, part: role, role });
+    root.append((this.#status = region('status')), (this.#alert = region('alert')));
     return root;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#setState(this.#state);
     this.#needsRun = true;
-    this.requestUpdate();
+    this.#setState(this.#state);
   }
 
   override disconnectedCallback(): void {
@@ -171,31 +184,28 @@ export class PayForm extends PayFormProperties {
       if (status.parentNode !== root) root.prepend(status);
       shown = this.#shown = frame && this.#nodes(frame);
     }
-    this.#say(status, state === 'loading' || state === 'success' || state === 'fail' ? state : null);
-    this.#say(this.#alert, this.#error, 'error');
+    this.#say(status, state in DEFAULT_TEXTS ? (state as PayFormTextKey) : null);
+    this.#say(this.#alert, this.#error);
     if (this.#refocus) this.#giveFocusBack();
     if (!shown) return;
     const { iframe, node } = shown;
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
     // Set before the iframe is inserted, so before it starts loading.
     setAttributes(iframe, { title, sandbox: this.frameSandbox });
-    if (node !== iframe) {
-      setAttributes(node, { 'aria-label': title });
-      setAttributes(node.querySelector('button') as HTMLElement, { 'aria-label': this.#text('close') });
-    }
+    if (node !== iframe) setAttributes(node, { 'aria-label': title });
     if (!isNew) return;
     root.append(node);
     this.#watch.shown(iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
-    if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
+    if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
   }
 
   #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
     const iframe = createFrame(frame.url, () => this.#watch.loaded(frame));
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, this.#status, dismiss) };
+    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, this.#status, this.#text('close'), dismiss) };
   }
 
   /** The page's text for `key` when it set a string, else the English default. */
@@ -205,19 +215,18 @@ export class PayForm extends PayFormProperties {
   }
 
   /**
-   * Puts `key`'s text (in a slot the page may fill, named `name`) in a live region, or empties it for
+   * Puts `key`'s text in a live region, in a slot of that name the page may fill, or empties it for
    * null. Only a change is written: whatever is written into a live region is read out again.
    */
-  #say(region: HTMLElement, key: PayFormTextKey | null, name: string | null = key): void {
-    const text = key ? this.#text(key) : '';
-    const slot = region.firstChild as HTMLSlotElement | null;
-    if (slot?.name !== name || slot.textContent !== text) region.replaceChildren(...(key ? [element('slot', { name }, text)] : []));
+  #say(region: HTMLElement, key: PayFormTextKey | null): void {
+    const content = key ? [element('slot', { name: key }, this.#text(key))] : [];
+    if (!region.firstChild?.isEqualNode(content[0] ?? null)) region.replaceChildren(...content);
   }
 
   /**
    * After the form was removed or an error came, focus that fell to <body> goes to the opener when it
    * can take it (it may be disabled or gone by now), else to the element itself, focusable for that
-   * moment. Nothing moves when no opener was focused: focus was never in the form.
+   * moment. Nothing moves when the opener is <body>: focus was never on a control.
    */
   #giveFocusBack(): void {
     this.#refocus = false;
@@ -245,8 +254,7 @@ export class PayForm extends PayFormProperties {
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;
-    if (token === 'pending') return this.#setState('loading');
-    if (token === 'failed') return this.#setState('error');
+    if (typeof token === 'string') return this.#setState(token);
     if (token) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
@@ -258,8 +266,8 @@ export class PayForm extends PayFormProperties {
 
   #redirectTo(raw: string): void {
     const checked = checkRedirectUrl(raw);
-    if (!checked.ok) return this.#fail(checked);
-    this.#navigate(checked.value);
+    if (checked.ok) this.#navigate(checked.value);
+    else this.#fail(checked);
   }
 
   #openKey(base: Checked<BaseUrl> | null, key: string): void {
@@ -273,8 +281,8 @@ export class PayForm extends PayFormProperties {
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
+    // The state set above renders the frame.
     this.#watch.watch({ url, origin: base.value.origin, display }, this.#loadTimeoutMs());
-    this.requestUpdate();
   }
 
   #loadTimeoutMs(): number {
@@ -289,9 +297,9 @@ export class PayForm extends PayFormProperties {
   #dismiss(reason: 'user' | 'api'): void {
     const state = this.#state;
     // A result, once reached, stays: closing then only removes the form (the return page).
-    const result = state === 'success' || state === 'fail' ? state : null;
+    const result = this.#result();
     if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
-    if (this.#token.status === 'pending') this.#token.stop();
+    if (this.#token.status === 'loading') this.#token.stop();
     this.#removeFrame();
     if (result === null) this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason, result });
@@ -302,8 +310,9 @@ export class PayForm extends PayFormProperties {
     if (watch.frame === null) return;
     watch.frame = null;
     this.#refocus = true;
-    const dialog = this.#shown?.node;
-    if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
+    // An iframe has no `open`: only an open dialog is closed.
+    const dialog = this.#shown?.node as HTMLDialogElement | undefined;
+    if (dialog?.open) dialog.close();
     this.requestUpdate();
   }
 
@@ -321,16 +330,20 @@ export class PayForm extends PayFormProperties {
    * is missing: a result already reached then stays the state.
    */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
-    const state = this.#state;
-    this.#setState(keepResult && (state === 'success' || state === 'fail') ? state : 'error');
+    this.#setState((keepResult && this.#result()) || 'error');
     this.#refocus = true;
     if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
   }
 
-  /** Sets the state and renders it; on loading, remembers where focus is, to give it back there. */
+  /** The result reached (the state `success` or `fail`), or null. */
+  #result(): ResultStatus | null {
+    const state = this.#state;
+    return state === 'success' || state === 'fail' ? state : null;
+  }
+
+  /** Sets the state and renders it; on loading, remembers what has focus, to give it back there. */
   #setState(state: PayFormState): void {
-    const active = document.activeElement as HTMLElement | null;
-    if (state === 'loading' && active && active !== document.body && active !== this) this.#opener = active;
+    if (state === 'loading') this.#opener = document.activeElement as HTMLElement | null;
     this.#state = state;
     if (this.getAttribute('state') !== state) this.setAttribute('state', state);
     this.requestUpdate();

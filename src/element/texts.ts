@@ -12,23 +12,23 @@ export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | ElementE
 
 export type PayFormTexts = Record<PayFormTextKey, string>;
 
-const CANNOT_OPEN = 'The payment form cannot open on this page. Please contact the shop.';
-const TRY_AGAIN = 'The payment form did not load. Please try again.';
-const NOT_CONFIRMED = 'We could not confirm your payment yet. Please check your email or contact the shop before you pay again.';
+const UNAVAILABLE = 'Payment is unavailable here. Please contact the shop.';
+const NOT_LOADED = 'The payment form did not load. Please try again later.';
+const NOT_CONFIRMED = 'Your payment is not confirmed yet. Please contact the shop before paying again.';
 
 /** The texts in English: one row per key, so a new error code is one new row. */
 export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   loading: 'Loading the payment form…',
-  success: 'Thank you. Your payment is being confirmed.',
-  fail: 'The payment did not go through. Please try again.',
+  success: 'Thank you! Your payment is being confirmed.',
+  fail: 'The payment was declined. Please try again.',
   close: 'Close',
-  'invalid-base-url': CANNOT_OPEN,
-  'invalid-key': CANNOT_OPEN,
-  'invalid-redirect-url': CANNOT_OPEN,
-  'token-request-failed': TRY_AGAIN,
-  'load-timeout': TRY_AGAIN,
-  'service-unreachable': 'The payment service cannot be reached right now. Please try again in a few minutes.',
-  'csp-blocked': CANNOT_OPEN,
+  'invalid-base-url': UNAVAILABLE,
+  'invalid-key': UNAVAILABLE,
+  'invalid-redirect-url': UNAVAILABLE,
+  'token-request-failed': NOT_LOADED,
+  'load-timeout': NOT_LOADED,
+  'service-unreachable': NOT_LOADED,
+  'csp-blocked': UNAVAILABLE,
   'invalid-status-url': NOT_CONFIRMED,
   'settle-timeout': NOT_CONFIRMED,
 };

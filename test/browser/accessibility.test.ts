@@ -191,10 +191,10 @@ describe('<pay-form> accessibility: the page sets the words', () => {
     expect(liveText(el).alert).to.equal('Paiement indisponible.');
   });
 
-  it('a slotted element replaces a text, with its own markup, only in its state', async () => {
+  it('an element in the slot named after a text key replaces that text, with its own markup, only when it is said', async () => {
     const container = await fixture<HTMLElement>(html`<div></div>`);
     const el = document.createElement('pay-form');
-    el.innerHTML = '<span slot="loading">One <strong>moment</strong>…</span><span slot="error">No payment today. <a href="/help">Help</a></span>';
+    el.innerHTML = '<span slot="loading">One <strong>moment</strong>…</span><span slot="token-request-failed">No payment today. <a href="/help">Help</a></span>';
     el.setAttribute('token-url', '/__token/hang');
     container.append(el);
     await el.updateComplete;
