@@ -294,14 +294,15 @@ export class PayForm extends PayFormProperties {
     if (this.statusUrl != null) void this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
   }
 
+  /** Removes the form on show or the token request under way (nothing else is there to close). */
   #dismiss(reason: 'user' | 'api'): void {
-    const state = this.#state;
+    const asking = this.#token.status === 'loading';
+    if (!asking && !this.#watch.frame) return;
+    if (asking) this.#token.stop();
     // A result, once reached, stays: closing then only removes the form (the return page).
     const result = this.#result();
-    if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
-    if (this.#token.status === 'loading') this.#token.stop();
     this.#removeFrame();
-    if (result === null) this.#setState('closed');
+    if (!result) this.#setState('closed');
     this.#emit(PAY_FORM_CLOSE, { reason, result });
   }
 
