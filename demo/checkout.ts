@@ -20,13 +20,18 @@ interface Config {
 }
 
 /** What the person reads after each outcome the element reports, and whether the form (showing the
- *  shop's return page by then) is closed so the page's own result replaces it. */
-const RESULTS: Partial<Record<PayFormEventName, (detail: Record<string, unknown>) => [string, string, boolean]>> = {
+ *  shop's return page by then) is closed so the page's own result replaces it. An error has no line of
+ *  the page's own: the element shows it in place of the form, in the shopper's words (role="alert"),
+ *  while its code and message go to the log. */
+const RESULTS: Partial<Record<PayFormEventName, () => [string, string, boolean]>> = {
   'pay-form-success': () => ['success', 'Payment successful', true],
   'pay-form-fail': () => ['fail', 'Payment failed', true],
   'pay-form-close': () => ['closed', 'Payment window closed', false],
-  'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`, false],
+  'pay-form-error': () => ['error', '', false],
 };
+
+/** The page says the result itself (#result), so the element's own result texts stay empty. */
+const TEXTS: PayForm['texts'] = { success: '', fail: '' };
 
 /** The shop's own word, from the service's signed callback (pay-form-settled): the only confirmation. */
 function showSettled(detail: Record<string, unknown>): void {
@@ -97,7 +102,8 @@ async function main(): Promise<void> {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void pay(config);
+    // While a payment runs Pay stays focusable (aria-disabled, not disabled): focus stays on it.
+    if ($('#pay').getAttribute('aria-disabled') !== 'true') void pay(config);
   });
   $<HTMLButtonElement>('#pay').disabled = false;
 }
@@ -105,7 +111,7 @@ async function main(): Promise<void> {
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
   const cancel = $<HTMLButtonElement>('#cancel');
-  button.disabled = true;
+  button.setAttribute('aria-disabled', 'true');
   cancel.hidden = true;
   showResult('', '');
   // The first outcome of this payment stands: a close that follows a result does not replace it.
@@ -116,8 +122,7 @@ async function pay(config: Config): Promise<void> {
     showResult(status, text);
     cancel.hidden = true;
     closeForm?.close();
-    button.disabled = false;
-    // Focus would otherwise fall to <body> (the dialog hands it back to a button disabled at the time).
+    button.removeAttribute('aria-disabled');
     button.focus();
   };
   $('#confirmed').textContent = '';
@@ -133,7 +138,7 @@ async function pay(config: Config): Promise<void> {
         redirect_mode: field<HTMLInputElement>('redirect_mode').checked,
       }),
     });
-    if (!response.ok) throw new Error(`the shop refused the order (${response.status})`);
+    if (!response.ok) throw new Error(`POST /api/checkout/orders answered ${response.status}`);
     const order = (await response.json()) as { order_ref: string };
     item('#events', `order created`, order.order_ref);
     // For the return page of a redirect: it asks the shop about this order once the person is back.
@@ -146,12 +151,13 @@ async function pay(config: Config): Promise<void> {
     payForm.setAttribute('status-url', '/api/checkout/status');
     const display = (form.elements.namedItem('display') as RadioNodeList).value;
     payForm.setAttribute('display', display);
+    payForm.texts = TEXTS;
     for (const name of PAY_FORM_EVENTS) {
       payForm.addEventListener(name, (e) => {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));
         if (name === 'pay-form-settled') showSettled(detail);
-        const result = RESULTS[name]?.(detail);
+        const result = RESULTS[name]?.();
         if (result) finish(result[0], result[1], result[2] ? payForm : undefined);
       });
     }
@@ -160,8 +166,12 @@ async function pay(config: Config): Promise<void> {
     cancel.onclick = () => finish('cancelled', 'Payment cancelled', payForm);
     $('#payment').replaceChildren(payForm);
   } catch (error) {
-    finish('error', `Payment could not start: ${error instanceof Error ? error.message : String(error)}`, undefined);
+    item('#events', 'order not created', error instanceof Error ? error.message : String(error));
+    finish('error', 'We could not create your order. Please try again.', undefined);
   }
 }
 
-main().catch((error: unknown) => showResult('error', `The shop could not load: ${String(error)}`));
+main().catch((error: unknown) => {
+  console.error(error);
+  showResult('error', 'The shop could not load. Please reload the page.');
+});
