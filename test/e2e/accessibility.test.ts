@@ -5,27 +5,16 @@
 // (The element itself, in each state and engine, is audited in test/browser/accessibility.test.ts.)
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, pagePerTest, startDemo, type Demo } from './harness.js';
+import { test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { demoPerFile } from './harness.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** WCAG 2.2's 1.4.12 Text Spacing, as its test asks: the page must take it without losing anything. */
 const TEXT_SPACING = '* { line-height: 1.5 !important; letter-spacing: .12em !important; word-spacing: .16em !important; } p { margin-bottom: 2em !important; }';
 
-let demo: Demo;
-let browser: Browser;
-const current = pagePerTest(() => browser);
-
-before(async () => {
-  demo = await startDemo();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const { demo, browser, current } = demoPerFile();
 
 /** axe's WCAG 2.2 AA violations in a page, as `rule: targets` lines (a cross-origin frame is audited on its own). */
 async function violations(target: Page): Promise<string[]> {
@@ -41,7 +30,7 @@ async function violations(target: Page): Promise<string[]> {
 async function phone(display: 'inline' | 'modal' = 'inline'): Promise<Page> {
   const { page } = current;
   await page.setViewportSize({ width: 320, height: 640 });
-  await page.goto(`${demo.url}/`);
+  await page.goto(`${demo().url}/`);
   await page.addStyleTag({ content: TEXT_SPACING });
   await page.locator('#pay:enabled').waitFor();
   await page.locator(`input[name=display][value=${display}]`).check();
@@ -63,7 +52,7 @@ test('at 320 px with text spacing: no sideways scrolling, before and while the i
   assert.equal(await sideways(page), 0, 'with the form open');
   assert.deepEqual(await violations(page), []);
   // The sandbox's own CSP refuses axe's script: its form is audited on its own, at its address.
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 320, height: 640 } });
+  const context = await browser().newContext({ bypassCSP: true, viewport: { width: 320, height: 640 } });
   try {
     const form = await context.newPage();
     await form.goto(sandboxForm(page).url());

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { launchOptions } from '../../scripts/chromium.mjs';
@@ -89,6 +89,22 @@ export function pagePerTest(browser: () => Browser): TestPage {
     assert.deepEqual(current.problems, [], 'no page errors and no console errors');
   });
   return current;
+}
+
+/** The demo and a browser for the whole file (started before its tests, closed after), and a fresh page per test. */
+export function demoPerFile(): { demo(): Demo; browser(): Browser; current: TestPage } {
+  let demo: Demo | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    demo = await startDemo();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+  const started = <T>(value: T | undefined): T => value ?? assert.fail('the demo and the browser start before the tests');
+  return { demo: () => started(demo), browser: () => started(browser), current: pagePerTest(() => started(browser)) };
 }
 
 /** Answers of the shop's own endpoints, read as they pass (their bodies are gone once the page navigates). */
