@@ -3,7 +3,7 @@
 // and navigation checks cross a real origin boundary.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { launchOptions } from './scripts/chromium.mjs';
+import { launchOptions } from './test/support/chromium.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
 import { distMiddleware, ssrPlugin } from './test/support/ssr-render.mjs';
 

@@ -44,7 +44,7 @@ export async function startCluster(options: { port?: number; redisUrl?: string }
   let redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   let stopRedis = async () => undefined as unknown;
   if (!redisUrl) {
-    const { startRedis } = await import('../scripts/redis.js');
+    const { startRedis } = await import('../test/support/redis-server.js');
     const redis = await startRedis();
     redisUrl = redis.url;
     stopRedis = () => redis.stop();

@@ -111,7 +111,7 @@ export async function buildElementWithoutLit(): Promise<string> {
   return chunks[0].code;
 }
 
-/** The ES module bundle as built, with its source map, in memory: scripts/size-modules.ts attributes its bytes. */
+/** The ES module bundle as built, with its source map, in memory: bench/size/size-modules.ts attributes its bytes. */
 export async function bundleWithMap(): Promise<{ code: string; map: { sources: string[]; mappings: string } }> {
   const result = await build(pageBuild(false, { output: { format: 'es' } }, true));
   const [chunk] = chunksOf(result);

@@ -2,10 +2,10 @@
 // and the size tables (the files, and the bundle by module) into docs/performance.md, so a change to
 // the element needs one command, and the documentation tests then pass again.
 import { readFile, writeFile } from 'node:fs/promises';
-import { sizeRows, sizeTable } from './size.js';
+import { sizeRows, sizeTable } from '../bench/size/size.js';
 import { BUNDLES } from './entries.js';
 import { MODULES_HEADING, SIZE_FILE, syncHashes, syncTable } from './readme.js';
-import { moduleBytes, moduleTable } from './size-modules.js';
+import { moduleBytes, moduleTable } from '../bench/size/size-modules.js';
 import { sriOf } from './sri.js';
 
 const root = new URL('..', import.meta.url);

@@ -1,4 +1,4 @@
-// bench/form-open (issue 6 item 1), real Chromium (playwright-core, scripts/chromium.mjs launchOptions()).
+// bench/form-open: time to form in real Chromium (playwright-core, test/support/chromium.mjs launchOptions()).
 //   npm run bench:form-open [-- runs delayMs]
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
@@ -35,7 +35,7 @@ import { machine, quantile, report } from '../stats.js';
 
 const runs = Number(process.argv[2] ?? 60);
 const delayMs = Number(process.argv[3] ?? 50);
-const { launchOptions } = (await import('../../scripts/chromium.mjs' as string)) as {
+const { launchOptions } = (await import('../../test/support/chromium.mjs' as string)) as {
   launchOptions: () => Parameters<typeof chromium.launch>[0];
 };
 

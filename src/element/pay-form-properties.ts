@@ -2,7 +2,7 @@
 // decisions and rendering on top. The attributes are documented here, where they are declared.
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
-import type { FetchToken } from './token.js';
+import type { FetchToken } from './token-controller.js';
 import type { PayFormTexts } from './texts.js';
 import { DEFAULT_SETTLE_TIMEOUT } from './settle-controller.js';
 

@@ -10,7 +10,7 @@ import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
 import { createFrame, createModal, element, setAttributes, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
-import { TokenController } from './token.js';
+import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
 import { DEFAULT_TEXTS, type PayFormTextKey } from './texts.js';
 
@@ -309,7 +309,7 @@ export class PayForm extends PayFormProperties {
   #removeFrame(): void {
     const watch = this.#watch;
     if (watch.frame === null) return;
-    watch.frame = null;
+    watch.clear();
     this.#refocus = true;
     // An iframe has no `open`: only an open dialog is closed.
     const dialog = this.#shown?.node as HTMLDialogElement | undefined;

@@ -1,7 +1,7 @@
 // The `pay-form/server` entry: everything a merchant backend uses. Node-free except toNodeHandler,
 // whose node:http types are type-only imports plus node:stream (present on Node, Deno, Bun).
-export { PaymentClient, type TokenResponse, type PayoutResponse } from './client.js';
-export type { PaymentClientOptions, SecretOptions, SignerOptions, ClientWarning } from './options.js';
+export { PaymentClient, type TokenResponse, type PayoutResponse } from './client/payment-client.js';
+export type { PaymentClientOptions, SecretOptions, SignerOptions, ClientWarning } from './client/client-options.js';
 export {
   PayFormError,
   ConfigError,
@@ -13,6 +13,8 @@ export {
   BadResponseError,
   DuplicatePayoutError,
   PayoutLedgerError,
+  ServiceCallError,
+  StoreError,
   type PayFormErrorCode,
   type BadResponseReason,
   type Operation,
@@ -57,36 +59,35 @@ export {
   type Validation,
   type ValidateOptions,
 } from '../service/fields.js';
-export { MAX_REQUEST_BYTES, INVALID_JSON_MESSAGE, type FetchHandler } from './handlers.js';
-export { createTokenHandler, type TokenHandlerOptions, type TokenRequestBody } from './token-handler.js';
+export { MAX_REQUEST_BYTES, INVALID_JSON_MESSAGE, type FetchHandler } from './http/json-answers.js';
+export { createTokenHandler, type TokenHandlerOptions, type TokenRequestBody } from './http/token-handler.js';
 export {
   createCallbackHandler,
   OnStatusTimeoutError,
   type CallbackHandlerOptions,
   type CallbackPayload,
-} from './callback-handler.js';
-export { createStatusHandler, type StatusHandlerOptions } from './status-handler.js';
-export type { CallbackStore, ClaimResult, OrderStatus, OrderOutcome } from './callback-store.js';
-export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './memory-store.js';
+} from './http/callback-handler.js';
+export { createStatusHandler, type StatusHandlerOptions } from './http/status-handler.js';
+export type { CallbackStore, ClaimResult, OrderStatus, OrderOutcome } from './stores/callback-store.js';
+export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './stores/memory-callback-store.js';
 export {
   RedisCallbackStore,
   type RedisCallbackStoreOptions,
   type RedisClientLike,
   type RedisSubscriberLike,
-} from './redis-store.js';
-export {
-  MemoryPayoutLedger,
-  type PayoutLedger,
-  type PayoutEntry,
-  type PayoutState,
-  type PayoutClaim,
-  type PayoutFinish,
-  type PayoutResolution,
-  type PaidSource,
-  type MemoryPayoutLedgerOptions,
-} from './payout-ledger.js';
-export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './redis-payout-ledger.js';
-export type { RedisCommandClient } from './redis-client.js';
-export type { PayoutRef, PayoutOutcome } from './payout-guard.js';
-export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './node-adapter.js';
-export { MAX_RESPONSE_BYTES } from './transport.js';
+} from './stores/redis-callback-store.js';
+export { MemoryPayoutLedger, type MemoryPayoutLedgerOptions } from './client/memory-payout-ledger.js';
+export type {
+  PayoutLedger,
+  PayoutEntry,
+  PayoutState,
+  PayoutClaim,
+  PayoutFinish,
+  PayoutResolution,
+  PaidSource,
+} from './client/payout-ledger.js';
+export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './client/redis-payout-ledger.js';
+export type { RedisCommandClient } from './stores/redis-client.js';
+export type { PayoutRef, PayoutOutcome } from './client/payout-guard.js';
+export { toNodeHandler, BodyConsumedError, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './http/node-adapter.js';
+export { MAX_RESPONSE_BYTES } from './client/transport.js';

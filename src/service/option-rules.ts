@@ -22,7 +22,7 @@ export const count: OptionCheck = (v) =>
 /** A bound on what a store keeps: at least one entry. */
 export const atLeastOne: OptionCheck = (v) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'must be a whole number, 1 or more';
-/** A lease or a time to live. Infinity is refused (docs/server.md, Stores): Redis cannot keep a key for
+/** A lease or a time to live. Infinity is refused (docs/stores.md): Redis cannot keep a key for
  *  ever with PX, and a lease without end would keep a dead holder's claim for ever. */
 export const milliseconds: OptionCheck = (v) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'must be a whole number of milliseconds, 1 or more';

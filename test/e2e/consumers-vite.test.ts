@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { toNodeHandler } from 'pay-form/server';
-import { payHandlers } from '../recipes/pay.js';
+import { payHandlers } from '../node/recipes/apps/pay.js';
 import { assertCheckout, installConsumer, runIn } from '../support/consumers.js';
 import { builtSandbox, SANDBOX_MERCHANT } from '../support/recipes.js';
 import { launchBrowser } from './harness.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { launchOptions } from '../../scripts/chromium.mjs';
+import { launchOptions } from '../support/chromium.mjs';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,16 +1,17 @@
 // The rooms of src/ keep to their walls: element and server build on the service contract only, the
-// sandbox reaches the server through its public entry, the contract imports nothing. Each wall is also
-// crossed on purpose in a made-up file, to show the check catches it.
+// sandbox reaches the server through its public entry, the contract imports nothing; inside the server,
+// stores import neither http nor client, client never imports http. Each wall is also crossed on
+// purpose in a made-up file, to show the check catches it. The toolshed's rule is held here too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sourceFiles, specifiers, wallViolations } from '../support/walls.js';
+import { TOOLSHED, sourceFiles, specifiers, toolshedViolations, wallViolations } from '../support/walls.js';
 
 const src = new URL('../../src/', import.meta.url);
 
 test('no import in src/ crosses a wall', async () => {
   const files = await sourceFiles(src);
   assert.ok(files.length > 30, `read ${files.length} files`);
-  for (const room of ['element', 'service', 'server', 'sandbox']) {
+  for (const room of ['element', 'service', 'server', 'server/client', 'server/http', 'server/stores', 'sandbox']) {
     assert.ok(files.some((f) => f.path.startsWith(`${room}/`)), `room ${room} has files`);
   }
   assert.deepEqual(wallViolations(files), []);
@@ -39,8 +40,14 @@ const crossings: [string, string, RegExp][] = [
   ['server/x.ts', `import { html } from 'lit';`, /package lit/],
   ['sandbox/x.ts', `import { readNodeBody } from '../server/node-adapter.js';`, /only through server\/index\.js/],
   ['sandbox/x.ts', `import type { X } from '../element/events.js';`, /sandbox room may not import the element room/],
+  ['server/stores/x.ts', `import { answer } from '../http/json-answers.js';`, /server\/stores room may not import the server\/http room/],
+  ['server/stores/x.ts', `import type { PaymentClient } from '../client/payment-client.js';`, /server\/stores room may not import the server\/client room/],
+  ['server/client/x.ts', `import { toNodeHandler } from '../http/node-adapter.js';`, /server\/client room may not import the server\/http room/],
+  ['server/http/x.ts', `import { PaymentClient } from '../index.js';`, /only through server\/errors\.js/],
+  ['server/client/x.ts', `import { startSandbox } from '../../sandbox/index.js';`, /server\/client room may not import the sandbox room/],
+  ['sandbox/x.ts', `import { MemoryCallbackStore } from '../server/stores/memory-callback-store.js';`, /sandbox room may not import the server\/stores room/],
   ['x.ts', `export {};`, /not in a room/],
-  ['server/x.ts', `import { y } from '../../test/support/walls.js';`, /outside src/],
+  ['server/x.ts', `import { y } from '../support/walls.js';`, /outside src/],
 ];
 
 for (const [file, line, expected] of crossings) {
@@ -51,13 +58,31 @@ for (const [file, line, expected] of crossings) {
   });
 }
 
-test('allowed imports pass: element → service, sandbox → server/index.js, server → node:', () => {
+test('allowed imports pass: element → service, sandbox → server/index.js, server → node:, http → client and stores, client → stores', () => {
   assert.deepEqual(
     wallViolations([
+      { path: 'server/http/x.ts', text: `import type { PaymentClient } from '../client/payment-client.js';\nimport type { CallbackStore } from '../stores/callback-store.js';\nimport { ConfigError } from '../errors.js';` },
+      { path: 'server/client/x.ts', text: `import { OldestFirst } from '../stores/oldest-first.js';\nimport { sign } from '../../service/signature.js';` },
+      { path: 'server/index.ts', text: `export { createTokenHandler } from './http/token-handler.js';` },
       { path: 'element/x.ts', text: `import { checkKey } from '../service/form-url.js';\nimport { LitElement } from 'lit';` },
       { path: 'sandbox/x.ts', text: `import { toNodeHandler } from '../server/index.js';\nimport http from 'node:http';` },
       { path: 'server/x.ts', text: `import { sign } from '../service/signature.js';\nimport type { IncomingMessage } from 'node:http';` },
     ]),
     [],
   );
+});
+
+const repo = new URL('../../', import.meta.url);
+
+test('the toolshed keeps its rule: scripts/ imports no test code, bench/ and demo/ only test/support/', async () => {
+  const files = [];
+  for (const [folder] of TOOLSHED) {
+    for (const file of await sourceFiles(new URL(`${folder}/`, repo))) files.push({ ...file, path: `${folder}/${file.path}` });
+  }
+  assert.ok(files.some((f) => f.path.startsWith('bench/')) && files.some((f) => f.path.startsWith('scripts/')), 'read scripts/ and bench/');
+  assert.deepEqual(toolshedViolations(files), []);
+  // Crossed on purpose, so the check is shown to catch each rule.
+  assert.equal(toolshedViolations([{ path: 'scripts/x.ts', text: `import { startRedis } from '../test/support/redis.js';` }]).length, 1);
+  assert.equal(toolshedViolations([{ path: 'bench/a/x.ts', text: `import '../../test/node/walls.test.js';` }]).length, 1);
+  assert.deepEqual(toolshedViolations([{ path: 'bench/a/x.ts', text: `import { startRedis } from '../../test/support/redis.js';` }]), []);
 });

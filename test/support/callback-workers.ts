@@ -1,6 +1,68 @@
-// Callback workers for the tests (scripts/callback-workers.ts starts them) and delivery the way the
-// service does it: the same body again after a 5xx, until a 2xx.
-export * from '../../scripts/callback-workers.js';
+// Callback workers for the tests and benches: callback-worker.ts processes (real merchant servers, on
+// one Redis or in memory), callbacks signed for them, and delivery the way the service does it: the
+// same body again after a 5xx, until a 2xx.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { sign } from '../../src/server/index.js';
+
+const WORKER = fileURLToPath(new URL('./callback-worker.ts', import.meta.url));
+export const WORKER_SECRET = 'worker-secret';
+
+export interface Worker {
+  readonly url: string;
+  readonly pid: number;
+  /** The callback keys whose onStatus this process started, in order. */
+  readonly calls: string[];
+  /** Resolves at the next onStatus call this process starts. */
+  nextCall(): Promise<string>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startWorker(env: Record<string, string>): Promise<Worker> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    env: { ...process.env, SECRET: WORKER_SECRET, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const calls: string[] = [];
+  let waiters: Array<(key: string) => void> = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`callback worker exited (${code}) before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as { port?: number; call?: string };
+      if (message.port !== undefined) resolve(message.port);
+      if (message.call !== undefined) {
+        calls.push(message.call);
+        const woken = waiters;
+        waiters = [];
+        for (const wake of woken) wake(message.call);
+      }
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    calls,
+    nextCall: () => new Promise((resolve) => waiters.push(resolve)),
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export interface Callback {
+  invoice_id: string;
+  request_id: string;
+  status: string;
+}
+
+export async function signedBody(callback: Callback): Promise<string> {
+  const payload = { ...callback, amount: 1500, currency: 'USD' };
+  return JSON.stringify({ ...payload, signature: await sign(payload, WORKER_SECRET) });
+}
+
 
 /** One POST; the answer's status (0 when the connection failed). */
 export async function deliverOnce(url: string, body: string): Promise<number> {

@@ -45,8 +45,8 @@ export async function installConsumer(name: string): Promise<ConsumerApp> {
   await cp(path.join(ROOT, 'test/consumers', name), dir, { recursive: true });
   // The Vite apps share one page, whose script is each app's src/main.ts.
   if (name.startsWith('vite-')) await cp(path.join(ROOT, 'test/consumers/vite-index.html'), path.join(dir, 'index.html'));
-  // Every app's backend mounts the same handlers as the server recipes (docs/server.md).
-  await cp(path.join(ROOT, 'test/recipes/pay.ts'), path.join(dir, 'pay.ts'));
+  // Every app's backend mounts the same handlers as the server recipes (docs/recipes.md).
+  await cp(path.join(ROOT, 'test/node/recipes/apps/pay.ts'), path.join(dir, 'pay.ts'));
   const target = path.join(dir, 'node_modules/pay-form');
   await mkdir(target, { recursive: true });
   execFileSync('tar', ['-xzf', tgz, '-C', target, '--strip-components=1']);

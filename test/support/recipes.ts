@@ -1,4 +1,4 @@
-// Runs a server recipe of test/recipes/ as its own process (Node, Bun, Deno or workerd) against a
+// Runs a server recipe of test/node/recipes/apps/ as its own process (Node, Bun, Deno or workerd) against a
 // sandbox on loopback, and drives the four requests every runtime must answer the same way: a valid
 // token request, malformed JSON, a signed callback and its repeat. The sandbox and the signing come
 // from the built package (dist/), as a merchant would install it.
@@ -11,7 +11,7 @@ import { freePort } from './redis.js';
 type SandboxModule = typeof import('../../src/sandbox/index.js');
 type ServerModule = typeof import('../../src/server/index.js');
 
-/** What test/recipes/pay.ts prints when onStatus handles the test's callback. */
+/** What test/node/recipes/apps/pay.ts prints when onStatus handles the test's callback. */
 export const HANDLED_LINE = 'order order-1: success';
 
 /** The sandbox's merchant, whose secret (not ASCII) every runtime must sign and verify alike. */

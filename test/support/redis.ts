@@ -1,6 +1,5 @@
-// The real redis-server for tests lives in scripts/redis.ts, so bench/ can start one too without
-// importing from test/.
-export * from '../../scripts/redis.js';
+// Clients of the real redis-server that redis-server.ts starts for the tests and benches.
+export * from './redis-server.js';
 
 import { createClient, type RedisClientOptions } from 'redis';
 

@@ -1,10 +1,21 @@
-// The walls between the rooms of src/ (docs/architecture in README "Layout"): which room may import
-// which. One table, read by test/node/walls.test.ts against the real tree and against made-up files
-// that cross each wall, so the check is shown to catch what it is for.
+// The walls between the rooms of src/ (docs/architecture.md): which room may import which. One table,
+// read by test/node/walls.test.ts against the real tree and against made-up files that cross each
+// wall, so the check is shown to catch what it is for. The same test holds the toolshed's rule
+// (TOOLSHED below): who outside src/ may import the test harness.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export type Room = 'element' | 'service' | 'server' | 'sandbox';
+export type Room = 'element' | 'service' | 'server' | 'server/client' | 'server/http' | 'server/stores' | 'sandbox';
+
+/** The server's sub-rooms: a file under src/server/<one of these>/ is in that sub-room, the rest of src/server in `server`. */
+const SUB_ROOMS: readonly string[] = ['server/client', 'server/http', 'server/stores'];
+
+/** The room of a path relative to src/ (`server/http/x.ts` is in `server/http`). */
+export function roomOf(file: string): string {
+  const parts = file.split('/');
+  const sub = parts.slice(0, 2).join('/');
+  return parts.length > 2 && SUB_ROOMS.includes(sub) ? sub : (parts[0] ?? '');
+}
 
 export interface SourceFile {
   /** Relative to src/, e.g. `element/pay-form.ts`. */
@@ -25,6 +36,7 @@ interface RoomRule {
 
 const packageName = (specifier: string) =>
   specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
+const serverPackages = (s: string) => s.startsWith('node:') || packageName(s) === 'redis';
 
 export const WALLS: Readonly<Record<Room, RoomRule>> = {
   // The contract every room shares: plain code on web-platform globals, nothing else.
@@ -35,7 +47,23 @@ export const WALLS: Readonly<Record<Room, RoomRule>> = {
     forbidden: ['service/signature.js'],
     packages: (s) => ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'].includes(packageName(s)),
   },
-  server: { rooms: ['service'], packages: (s) => s.startsWith('node:') || packageName(s) === 'redis' },
+  // pay-form/server's top: the public entry (index.ts) gathers the sub-rooms; errors.ts is the one
+  // error story every sub-room throws from, and the only top module they may import.
+  server: { rooms: ['service', 'server/client', 'server/http', 'server/stores'], packages: serverPackages },
+  // Where state is kept (callback stores, their options, the Redis command shape): never HTTP, never
+  // the service client.
+  'server/stores': { rooms: ['service', 'server'], only: { server: 'server/errors.js' }, packages: serverPackages },
+  // Talking to the service: PaymentClient, its transports, the payout guard and ledgers (which keep
+  // their state through the stores' building blocks). Never HTTP handling.
+  'server/client': { rooms: ['service', 'server', 'server/stores'], only: { server: 'server/errors.js' }, packages: serverPackages },
+  // The merchant's HTTP endpoints. http -> client is the one crossing between the two, and one way:
+  // the token handler asks the merchant's PaymentClient for a token, and the callback handler settles
+  // the payout ledger from the service's callbacks. The client never imports http.
+  'server/http': {
+    rooms: ['service', 'server', 'server/stores', 'server/client'],
+    only: { server: 'server/errors.js' },
+    packages: serverPackages,
+  },
   // The sandbox serves through pay-form/server like any merchant would: its public entry only.
   sandbox: { rooms: ['service', 'server'], only: { server: 'server/index.js' }, packages: (s) => s.startsWith('node:') },
 };
@@ -53,7 +81,7 @@ export function specifiers(text: string): string[] {
 export function wallViolations(files: readonly SourceFile[]): string[] {
   const out: string[] = [];
   for (const file of files) {
-    const room = file.path.split('/')[0] as Room;
+    const room = roomOf(file.path) as Room;
     const rule = WALLS[room];
     if (!rule) {
       out.push(`${file.path}: not in a room (src/element, src/service, src/server, src/sandbox)`);
@@ -65,7 +93,7 @@ export function wallViolations(files: readonly SourceFile[]): string[] {
         continue;
       }
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), specifier));
-      const targetRoom = target.split('/')[0] as Room;
+      const targetRoom = roomOf(target) as Room;
       if (target.startsWith('..') || !(targetRoom in WALLS)) {
         out.push(`${file.path}: imports ${specifier}, outside src/`);
       } else if (targetRoom !== room && !rule.rooms.includes(targetRoom)) {
@@ -80,14 +108,40 @@ export function wallViolations(files: readonly SourceFile[]): string[] {
   return out;
 }
 
-/** Every .ts file under src/, as the walls see it. */
+/** Every .ts (and .mjs) file under a folder, paths relative to it. */
 export async function sourceFiles(srcDir: URL): Promise<SourceFile[]> {
   const entries = await readdir(srcDir, { recursive: true, withFileTypes: true });
   const files: SourceFile[] = [];
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    if (!entry.isFile() || !/\.(ts|mjs)$/.test(entry.name) || entry.parentPath.includes('node_modules')) continue;
     const full = path.join(entry.parentPath, entry.name);
     files.push({ path: path.relative(srcDir.pathname, full).split(path.sep).join('/'), text: await readFile(full, 'utf8') });
   }
   return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The toolshed's rule, outside src/: scripts/ (build, release, docs sync) never imports the test
+ * harness; bench/ and demo/ may use test/support/ (a real Redis, callback workers, browsers) but no
+ * test file. `[folder, what it may not import, why]`, checked by walls.test.ts.
+ */
+export const TOOLSHED: ReadonlyArray<readonly [folder: string, forbidden: RegExp, why: string]> = [
+  ['scripts', /^test\//, 'scripts/ builds and syncs docs; harness code lives in test/support/'],
+  ['bench', /^test\/(?!support\/)/, 'bench/ may import test/support/ only'],
+  ['demo', /^test\/(?!support\/)/, 'demo/ may import test/support/ only'],
+];
+
+/** One line per import of a file under scripts/, bench/ or demo/ that breaks TOOLSHED; `file` relative to the repository. */
+export function toolshedViolations(files: readonly SourceFile[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const rule = TOOLSHED.find(([folder]) => file.path.startsWith(`${folder}/`));
+    if (!rule) continue;
+    for (const specifier of specifiers(file.text)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), specifier));
+      if (rule[1].test(target)) out.push(`${file.path}: imports ${target}; ${rule[2]}`);
+    }
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkBaseUrl, checkKey, checkRedirectUrl, isLoopbackHost, MAX_KEY_LENGTH, OPEN_FORM_PATH, openFormUrl } from '../../../src/service/form-url.js';
 import { parseResult, RESULT_MESSAGE_TYPE } from '../../../src/element/result.js';
-import { parseTokenAnswer } from '../../../src/element/token.js';
+import { parseTokenAnswer } from '../../../src/element/token-controller.js';
 import { fuzzRuns, Tally } from '../../support/fuzz.js';
 
 const numRuns = fuzzRuns();

@@ -1,15 +1,15 @@
 // The documentation's generated or mirrored parts cannot go stale: the attribute and event tables (in
 // the README and in docs/element.md) list exactly what custom-elements.json (from the element's JSDoc)
 // lists, the script tags carry the built files' SRI hashes, the size table in docs/performance.md is
-// what `npm run bench:size` prints for this build, the signature's worked example in docs/server.md
+// what `npm run bench:size` prints for this build, the signature's worked example in docs/signature.md
 // is what the built package computes, and every relative link and anchor leads somewhere.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { sizeRows, sizeTable } from '../../../scripts/size.js';
-import { moduleBytes, moduleTable } from '../../../scripts/size-modules.js';
+import { sizeRows, sizeTable } from '../../../bench/size/size.js';
+import { moduleBytes, moduleTable } from '../../../bench/size/size-modules.js';
 import {
   anchors,
   bundleScriptTags,
@@ -111,13 +111,13 @@ test(`the size table in ${SIZE_FILE} is what bench/size prints for this build`, 
   assert.equal(table, sizeTable(await sizeRows(root)), 'run npm run readme:sync');
 });
 
-test(`the bytes-per-module table in ${SIZE_FILE} is what scripts/size-modules.ts measures for this code`, async () => {
+test(`the bytes-per-module table in ${SIZE_FILE} is what bench/size/size-modules.ts measures for this code`, async () => {
   const table = firstTable(section(pages.get(SIZE_FILE) ?? '', MODULES_HEADING)).join('\n');
   assert.equal(table, moduleTable(await moduleBytes()), 'run npm run readme:sync');
 });
 
-test("docs/server.md's worked example is what the built package and node:crypto compute", async () => {
-  const example = section(pages.get('docs/server.md') ?? '', '### Worked example');
+test("docs/signature.md's worked example is what the built package and node:crypto compute", async () => {
+  const example = section(pages.get('docs/signature.md') ?? '', '### Worked example');
   const payload = JSON.parse(/```json\n([\s\S]*?)```/.exec(example)?.[1] ?? 'null') as Record<string, unknown>;
   const canonical = /```text\n([\s\S]*?)\n```/.exec(example)?.[1];
   const values = new Map(tableCells(firstTable(example)).map(([name = '', value = '']) => [name, code(value)]));

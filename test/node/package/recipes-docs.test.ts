@@ -1,11 +1,11 @@
-// The recipes in docs/server.md and docs/frameworks.md are the tested files themselves: each code block
+// The recipes in docs/recipes.md and docs/frameworks.md are the tested files themselves: each code block
 // marked `<!-- recipe: PATH -->` must equal that file, and every recipe file must be quoted somewhere.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { root } from './dist.js';
 
-const PAGES = ['docs/server.md', 'docs/frameworks.md'];
+const PAGES = ['docs/recipes.md', 'docs/frameworks.md'];
 const MARKED = /<!-- recipe: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g;
 
 async function quoted(): Promise<Map<string, string>> {
@@ -28,9 +28,9 @@ test('every quoted recipe is its file, word for word', async () => {
 
 test('every server recipe and Next.js route handler is quoted in the docs', async () => {
   const found = await quoted();
-  const recipes = (await readdir(new URL('test/recipes/', root), { recursive: true }))
+  const recipes = (await readdir(new URL('test/node/recipes/apps/', root), { recursive: true }))
     .filter((name) => name.endsWith('.ts'))
-    .map((name) => `test/recipes/${name}`);
+    .map((name) => `test/node/recipes/apps/${name}`);
   const routes = ['test/consumers/next/app/api/pay-token/route.ts', 'test/consumers/next/app/api/pay-callback/route.ts'];
   for (const path of [...recipes, ...routes]) assert.ok(found.has(path), `${path} is not quoted in ${PAGES.join(' or ')}`);
 });

@@ -1,7 +1,7 @@
 // The backoff arithmetic: capped exponential with full jitter, Retry-After honoured up to the cap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRetryAfter, retryDelayMs, type TransportSettings } from '../../../src/server/transport.js';
+import { parseRetryAfter, retryDelayMs, type TransportSettings } from '../../../src/server/client/transport.js';
 
 const settings = (random: number): TransportSettings => ({
   fetch: globalThis.fetch,

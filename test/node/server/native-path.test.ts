@@ -1,5 +1,5 @@
 // toNodeHandler runs pay-form's own handlers without a Fetch Request or Response in between (the logic
-// behind the Fetch shape, src/server/native.ts). The same requests, sent as raw bytes to a server on that
+// behind the Fetch shape, src/server/http/handler-logic.ts). The same requests, sent as raw bytes to a server on that
 // path and to one where the handler is wrapped (so toNodeHandler only sees a plain Fetch handler), must
 // get byte-for-byte the same answers (the Date line aside), and the merchant's callbacks the same Request.
 import { after, describe, test } from 'node:test';

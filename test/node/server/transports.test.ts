@@ -14,7 +14,7 @@ import {
   type PayoutParams,
   type TokenParams,
 } from '../../../src/server/index.js';
-import { isNode, nodeTransport } from '../../../src/server/node-transport.js';
+import { isNode, nodeTransport } from '../../../src/server/client/node-transport.js';
 import { answerSigned, clientFor, happyService, PAYOUT, refusedUrl, startService, TOKEN, type Responder, type Service } from '../../support/service.js';
 import { readText, startServer } from '../../support/loopback.js';
 
@@ -134,7 +134,7 @@ test('Node is told apart from Bun, Deno and Workers, which keep fetch', () => {
 });
 
 test('the Node transport imports nothing of Node at load time (only types)', async () => {
-  const source = await readFile(new URL('../../../src/server/node-transport.ts', import.meta.url), 'utf8');
+  const source = await readFile(new URL('../../../src/server/client/node-transport.ts', import.meta.url), 'utf8');
   const nodeImports = [...source.matchAll(/^import\s+(type\s+)?[^;]*from\s+'(node:[^']+)'/gm)];
   assert.ok(nodeImports.length > 0, 'the check sees the type imports');
   assert.deepEqual(nodeImports.filter((m) => m[1] === undefined).map((m) => m[2]), []);

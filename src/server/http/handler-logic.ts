@@ -1,0 +1,77 @@
+// Two ways into pay-form's own handlers, one logic behind both. Each handler is written once over an
+// Incoming (method, headers, body bytes, URL, and a Request only for the merchant's own callbacks) and
+// returns an Answer (status, headers, text). The public Fetch shape `(request) => Promise<Response>` wraps
+// that logic for every runtime; under node:http, toNodeHandler finds the same logic under a private
+// symbol and calls it with what node:http already holds, so no Request or Response is built for a
+// request the handler answers by itself: on Node those two objects were most of a handler's cost.
+// The symbol is not exported from the package: it is no public API, and any wrapper of a handler (a
+// plain function around it) simply takes the Fetch path.
+import { MAX_REQUEST_BYTES, readCapped } from '../../service/body.js';
+import { knownRequestBytes, responseWithText } from './known-bodies.js';
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** What a handler answers, before it is a Response; `text` null for an answer without a body. */
+export class Answer {
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly text: string | null,
+  ) {}
+}
+
+/** One request, as the handlers read it. */
+export interface Incoming {
+  readonly method: string;
+  /** As Headers.get: the value, or null when absent. */
+  header(name: string): string | null;
+  /** The body within MAX_REQUEST_BYTES, or undefined when it is larger (declared or sent). */
+  bytes(): Promise<Uint8Array | undefined>;
+  url(): URL;
+  /** A Request for the merchant's callbacks (resolve, authorize): built on first use under node:http, and
+   *  then without its body, which the handler has read (they get it parsed). */
+  request(): Request;
+  /** Aborts when the client goes away (GET and HEAD under toNodeHandler; the Request's own signal otherwise). */
+  readonly signal: AbortSignal | undefined;
+}
+
+export type HandlerLogic = (incoming: Incoming) => Promise<Answer>;
+
+const nativeEntry = Symbol('pay-form.native');
+
+type WithNative = FetchHandler & { [nativeEntry]?: HandlerLogic };
+
+/** An Incoming over a Fetch Request: the body from toNodeHandler's kept bytes, else read (capped). */
+function fromRequest(request: Request): Incoming {
+  return {
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    bytes: async () => {
+      const declared = request.headers.get('content-length');
+      const known = knownRequestBytes(request);
+      if (known !== undefined && known.byteLength <= MAX_REQUEST_BYTES && !(Number(declared) > MAX_REQUEST_BYTES)) return known;
+      const read = await readCapped(request.body, MAX_REQUEST_BYTES, declared);
+      return read.ok ? read.bytes : undefined;
+    },
+    url: () => new URL(request.url),
+    request: () => request,
+    signal: request.signal,
+  };
+}
+
+function toResponse(answer: Answer): Response {
+  const init = { status: answer.status, headers: answer.headers };
+  return answer.text === null ? new Response(null, init) : responseWithText(answer.text, init);
+}
+
+/** The public Fetch-API handler for `logic`, carrying `logic` itself for toNodeHandler. */
+export function fetchHandler(logic: HandlerLogic): FetchHandler {
+  const handler: WithNative = async (request) => toResponse(await logic(fromRequest(request)));
+  handler[nativeEntry] = logic;
+  return handler;
+}
+
+/** The logic behind one of pay-form's own handlers, or undefined for any other function. */
+export function nativeLogic(handler: FetchHandler): HandlerLogic | undefined {
+  return (handler as WithNative)[nativeEntry];
+}

@@ -1,0 +1,268 @@
+// Runs a Fetch-API handler under node:http or Express. The raw request bytes are handed over as they
+// arrived, so the handler applies its own content-type, size and strict UTF-8 JSON rules to what the
+// sender sent (a body parser's object has lost them; the callback signature then covers the canonical
+// JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
+// The request and response are typed by the members used, not by node:http: pay-form/server's
+// declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
+// pay-form's own handlers are run through their logic directly (handler-logic.ts): no Request is built unless
+// the merchant's resolve or authorize asks for one, and their answer is written without a Response.
+import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
+import { knownResponseText, requestWithBytes } from './known-bodies.js';
+import { PayFormError } from '../errors.js';
+import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './handler-logic.js';
+
+/** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
+export interface NodeRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly socket: object;
+  readonly readableEnded: boolean;
+  readonly readableDidRead: boolean;
+  readonly destroyed: boolean;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  once(event: 'error', listener: (error: unknown) => void): unknown;
+  pause(): unknown;
+}
+
+/** What the adapter uses of a response: node:http's ServerResponse and Express's Response fit. */
+export interface NodeResponse {
+  shouldKeepAlive: boolean;
+  readonly headersSent: boolean;
+  readonly writableFinished: boolean;
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
+  write(chunk: Uint8Array): boolean;
+  end(text?: string): unknown;
+  once(event: 'close' | 'drain', listener: () => void): unknown;
+  destroy(): unknown;
+}
+
+export type NodeHandler = (req: NodeRequest, res: NodeResponse, next?: (error?: unknown) => void) => void;
+
+/** Internal: a body past the cap, answered 413 here and never thrown past toNodeHandler. */
+class BodyTooLarge extends PayFormError {
+  constructor() {
+    super('body_too_large', TOO_LARGE_MESSAGE);
+  }
+}
+
+/**
+ * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
+ * passes the cap; the rest is left unread (the caller answers and closes the connection).
+ */
+function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > cap) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const onData = (chunk: Uint8Array) => {
+      total += chunk.byteLength;
+      if (total > cap) {
+        req.off('data', onData);
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+/** The body stream was read before the handler ran: there are no bytes left to verify. */
+export class BodyConsumedError extends PayFormError {
+  constructor() {
+    super(
+      'body_consumed',
+      'toNodeHandler: the request body was already read by a body parser; mount the handler before body ' +
+        "parsers (Express), behind express.raw(), or in a Fastify scope whose content-type parser leaves the body unread",
+    );
+  }
+}
+
+/** The request body: Express's express.raw() Buffer when there is one, else read from the stream. */
+function collectBody(req: NodeRequest): Promise<Buffer> {
+  const preParsed = (req as NodeRequest & { body?: unknown }).body;
+  if (Buffer.isBuffer(preParsed)) {
+    return preParsed.byteLength > MAX_REQUEST_BYTES ? Promise.reject(new BodyTooLarge()) : Promise.resolve(preParsed);
+  }
+  // Any framework's parser (Express's express.json(), Fastify's defaults) leaves the stream ended or
+  // read from; listening for 'end' then would wait forever, so refuse at once instead.
+  if (req.readableEnded || req.readableDidRead || req.destroyed) return Promise.reject(new BodyConsumedError());
+  return readNodeBody(req, MAX_REQUEST_BYTES);
+}
+
+function nodeUrl(req: NodeRequest): URL {
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+  return new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
+}
+
+/** A Request with the node:http request's method, URL and headers, and `body` unless it is undefined
+ *  (or the method is GET or HEAD). */
+function toRequest(req: NodeRequest, url: URL, body: Buffer | undefined, signal: AbortSignal | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
+  return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
+}
+
+/** Methods a Fetch Request cannot carry (its constructor throws): such a request takes the Fetch path
+ *  even to pay-form's own handlers, so it is answered as under any Fetch runtime. */
+const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** What node:http already holds, as pay-form's handlers read it (handler-logic.ts); the same facts a Request
+ *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
+ *  an object of closures: one allocation per request. The URL and the Request are made only when a
+ *  handler asks: the callback handler needs neither, so it answers even a Host that makes no URL, where
+ *  the Fetch path (which needs a URL for its Request) answers 500. */
+class NodeIncoming implements Incoming {
+  #url: URL | undefined;
+  #request: Request | undefined;
+  constructor(
+    private readonly req: NodeRequest,
+    private readonly body: Buffer,
+    readonly signal: AbortSignal | undefined,
+  ) {}
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+  header(name: string): string | null {
+    const value = this.req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+  async bytes(): Promise<Uint8Array | undefined> {
+    const { body, req } = this;
+    return body.byteLength > MAX_REQUEST_BYTES || Number(req.headers['content-length']) > MAX_REQUEST_BYTES ? undefined : body;
+  }
+  url(): URL {
+    return (this.#url ??= nodeUrl(this.req));
+  }
+  /** For resolve and authorize: the handler has read the body already (they get it parsed), so the
+   *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). */
+  request(): Request {
+    return (this.#request ??= toRequest(this.req, this.url(), undefined, this.signal));
+  }
+}
+
+/** An Answer as sendResponse writes the Response it stands for: headers in Headers' sorted order,
+ *  then content-length, in one write. */
+function writeAnswer(answer: Answer, res: NodeResponse): void {
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(answer.headers).sort()) headers[name] = answer.headers[name]!;
+  if (answer.text === null) {
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  headers['content-length'] = String(Buffer.byteLength(answer.text));
+  res.writeHead(answer.status, headers);
+  res.end(answer.text);
+}
+
+async function sendResponse(response: Response, res: NodeResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const text = knownResponseText(response);
+  if (text !== undefined) {
+    // A known length: one plain write of head and body, not chunked framing in several writes.
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  // Stop reading when the client goes away; respect backpressure while it is there.
+  const closed = new Promise<'closed'>((resolve) => res.once('close', () => resolve('closed')));
+  for (;;) {
+    const next = await Promise.race([reader.read(), closed]);
+    if (next === 'closed') {
+      await reader.cancel().catch(() => undefined);
+      return;
+    }
+    if (next.done) break;
+    if (!res.write(next.value)) {
+      const drained = await Promise.race([new Promise<'drain'>((r) => res.once('drain', () => r('drain'))), closed]);
+      if (drained === 'closed') {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+    }
+  }
+  res.end();
+}
+
+/** For GET and HEAD (a status long poll), a signal that aborts when the client goes away before the
+ *  answer. The POST handlers answer at once and do not need one, so they do not pay for it. */
+function goneSignal(req: NodeRequest, res: NodeResponse): AbortSignal | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const gone = new AbortController();
+  res.once('close', () => res.writableFinished || gone.abort());
+  return gone.signal;
+}
+
+export interface NodeHandlerOptions {
+  /** The answer to a body over the size cap (default: 413 `{ success: false, message }`); the
+   *  connection is closed after it, rather than the rest read. */
+  tooLarge?: () => Response | Promise<Response>;
+}
+
+const defaultTooLarge = () =>
+  new Response(JSON.stringify(failureBody(TOO_LARGE_MESSAGE)), {
+    status: 413,
+    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+  });
+
+/** `(req, res, next?)` for node:http (`http.createServer(toNodeHandler(h))`) and Express (`app.post(path, toNodeHandler(h))`). */
+export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const tooLarge = options.tooLarge ?? defaultTooLarge;
+  const logic = nativeLogic(handler);
+  return (req, res, next) => {
+    const run = async () => {
+      let body: Buffer;
+      try {
+        body = await collectBody(req);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        // Answer at once and close the connection rather than read (or drain) the rest.
+        res.shouldKeepAlive = false;
+        await sendResponse(await tooLarge(), res);
+        return;
+      }
+      const signal = goneSignal(req, res);
+      if (logic !== undefined && !NOT_FOR_FETCH.has(req.method ?? 'GET')) {
+        // pay-form's own handler: its answer without a Request or a Response in between.
+        writeAnswer(await logic(new NodeIncoming(req, body, signal)), res);
+        return;
+      }
+      await sendResponse(await handler(toRequest(req, nodeUrl(req), body, signal)), res);
+    };
+    run().catch((error: unknown) => {
+      if (next) return next(error);
+      if (!res.headersSent) {
+        // A consumed body is a setup mistake the developer must see; any other error stays generic.
+        const message = error instanceof BodyConsumedError ? error.message : 'Internal error';
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(failureBody(message)));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}

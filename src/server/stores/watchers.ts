@@ -1,0 +1,24 @@
+// In-process listeners per request_id: how the memory store, and each server of the Redis store on its
+// pub/sub messages, tells waiting status requests that an order's verified status may have changed.
+
+export class Watchers {
+  readonly #byId = new Map<string, Set<() => void>>();
+
+  add(requestId: string, listener: () => void): () => void {
+    let set = this.#byId.get(requestId);
+    if (!set) this.#byId.set(requestId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#byId.get(requestId) === set) this.#byId.delete(requestId);
+    };
+  }
+
+  notify(requestId: string): void {
+    for (const listener of this.#byId.get(requestId) ?? []) listener();
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+}
