@@ -30,6 +30,9 @@ export const CLI = 'sandbox/cli';
 /** The script-tag bundles: self-contained, minified, Lit inside. */
 export const BUNDLES = { esm: 'pay-form.min.js', iife: 'pay-form.iife.min.js' } as const;
 
+/** The script-tag bundles' entry (under src/): defines the tag and exposes the class only. */
+export const SCRIPT_TAG_ENTRY = 'element/script-tag';
+
 /** What npm users install beside pay-form: never bundled into the npm modules. */
 export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'] as const;
 

@@ -1,9 +1,11 @@
 // The element's shadow styles: the frame, the modal dialog and its close button, the status and the
-// error, themed by the --pay-form-* custom properties documented on the class. Written one rule per
-// line: the bundle keeps this text as it is. The .bar is sticky so that, when the form is taller than
-// the viewport, the Close button stays on screen. The dialog's transparent border is invisible until
-// forced colours paint it, so the dialog keeps an edge there. An empty live region takes no space. unsafeCSS, not the css tag: this text is a constant of ours, never outside
-// data, so the tag's checks have nothing to guard here.
+// alert, themed by the --pay-form-* custom properties documented on the class. Written one rule per
+// line: the bundle keeps this text as it is. What the browser already does is left to it: the modal
+// dialog's height limit and scrolling, the button's focus ring (each engine's own, drawn to be seen on
+// any background). The .bar is sticky so that, when the form is taller than the viewport, the Close
+// button stays on screen. The dialog's transparent border is invisible until forced colours paint it,
+// so the dialog keeps an edge there. An empty live region takes no space. unsafeCSS, not the css tag:
+// this text is a constant of ours, never outside data, so the tag's checks have nothing to guard here.
 import { unsafeCSS } from '@lit/reactive-element';
 
 export const styles = unsafeCSS(`:host(:not([hidden])){display:block}
@@ -12,5 +14,4 @@ dialog{width:var(--pay-form-dialog-width,min(32rem,100vw - 2rem));padding:0;bord
 dialog::backdrop{background:var(--pay-form-backdrop,#00000080)}
 .bar{position:sticky;top:0;background:inherit;display:flex;align-items:center;padding:.25rem}
 button{margin-inline-start:auto;min-width:44px;min-height:44px;font-size:1.5rem;line-height:1;background:none;border:0}
-button:focus-visible{outline:2px solid #1a56db;outline-offset:2px}
 [role]:not(:empty){padding:.75rem}`);

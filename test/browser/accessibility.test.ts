@@ -220,12 +220,18 @@ describe('<pay-form> accessibility: paying by keyboard alone', () => {
     expect(liveText(el).status).to.equal(DEFAULT_TEXTS.success);
   });
 
-  it('modal: focus starts on Close; Tab reaches the form, Enter on Pay pays', async () => {
+  it('modal: focus starts on Close, which shows a focus ring; Tab reaches the form, Enter on Pay pays', async () => {
     const { service } = await origins();
     await opener();
     const el = await bare({ 'base-url': service, key: key('pay'), display: 'modal' });
     await inState(el, 'open');
-    expect(el.shadowRoot?.activeElement?.getAttribute('part')).to.equal('close-button');
+    const close = el.shadowRoot?.activeElement as HTMLButtonElement;
+    expect(close.getAttribute('part')).to.equal('close-button');
+    // Back and forth by keyboard: the engine's own ring for keyboard focus is drawn.
+    await tabIntoForm(el);
+    await sendKeys({ press: 'Shift+Tab' });
+    expect(el.shadowRoot?.activeElement === close && close.matches(':focus-visible'), 'Close has keyboard focus').to.equal(true);
+    expect(getComputedStyle(close).outlineStyle).to.not.equal('none');
     await tabIntoForm(el);
     const success = oneEvent(el, 'pay-form-success');
     await sendKeys({ press: 'Enter' });
