@@ -1,7 +1,7 @@
 // The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
 // never taken for the new), the modal dialog around it, and the live regions that say what happens.
 // Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
-import { openFormUrl } from '../service/form-url.js';
+import { formUrlAt, parseBaseUrl } from '../service/form-url.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -48,6 +48,7 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, clos
  * the iframe (bench/form-open measures the cold first open). The iframe is never inserted: it never loads.
  */
 export function warmFrame(): void {
-  openFormUrl('https://warm.invalid', 'warm');
+  const base = parseBaseUrl('https://warm.invalid');
+  if (base.ok) formUrlAt(base.value, 'warm');
   createFrame('about:blank', () => {});
 }

@@ -57,7 +57,7 @@ const TOKEN_SOURCES = INPUTS.slice(4);
  * @cssprop [--pay-form-height=640px] - The iframe's height.
  * @cssprop [--pay-form-width=100%] - The iframe's width.
  * @cssprop [--pay-form-border=0] - The iframe's border.
- * @cssprop [--pay-form-dialog-width=min(32rem, calc(100vw - 2rem))] - The modal dialog's width.
+ * @cssprop [--pay-form-dialog-width=32rem] - The modal dialog's width; the browser keeps a modal dialog within the viewport less 2em.
  * @cssprop [--pay-form-backdrop=#00000080] - The modal's backdrop.
  */
 export class PayForm extends PayFormProperties {

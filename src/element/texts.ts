@@ -12,15 +12,15 @@ export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | ElementE
 
 export type PayFormTexts = Record<PayFormTextKey, string>;
 
-const UNAVAILABLE = 'Payment is unavailable here. Please contact the shop.';
+const UNAVAILABLE = 'Payment is unavailable. Please contact the shop.';
 const NOT_LOADED = 'The payment form did not load. Please try again later.';
-const NOT_CONFIRMED = 'Your payment is not confirmed yet. Please contact the shop before paying again.';
+const NOT_CONFIRMED = 'Payment not confirmed yet. Please contact the shop before paying again.';
 
 /** The texts in English: one row per key, so a new error code is one new row. */
 export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   loading: 'Loading the payment form…',
-  success: 'Thank you! Your payment is being confirmed.',
-  fail: 'The payment was declined. Please try again.',
+  success: 'Thank you! Confirming your payment…',
+  fail: 'Payment declined. Please try again.',
   close: 'Close',
   'invalid-base-url': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,
