@@ -231,8 +231,7 @@ export class PayForm extends PayFormProperties {
   #giveFocusBack(): void {
     this.#refocus = false;
     const opener = this.#opener;
-    const active = document.activeElement;
-    if (!opener || (active && active !== document.body)) return;
+    if (!opener || document.activeElement !== document.body) return;
     opener.focus();
     if (document.activeElement === opener) return;
     this.tabIndex = -1;
