@@ -1,7 +1,7 @@
 // The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
 // never taken for the new), the modal dialog around it, and the live regions that say what happens.
 // Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
-import { formUrlAt, parseBaseUrl } from '../service/form-url.js';
+import { formUrlAt, type BaseUrl } from '../service/form-url.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -44,11 +44,11 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, clos
 }
 
 /**
- * Runs the URL checks and the iframe's construction once, so the first key pays only for inserting
- * the iframe (bench/form-open measures the cold first open). The iframe is never inserted: it never loads.
+ * Runs the key's checks under the checked `base` and the iframe's construction once, so the first key
+ * pays only for inserting the iframe (bench/form-open measures the cold first open). The iframe is
+ * never inserted: it never loads.
  */
-export function warmFrame(): void {
-  const base = parseBaseUrl('https://warm.invalid');
-  if (base.ok) formUrlAt(base.value, 'warm');
+export function warmFrame(base: BaseUrl): void {
+  formUrlAt(base, 'warm');
   createFrame('about:blank', () => {});
 }

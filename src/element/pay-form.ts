@@ -248,7 +248,7 @@ export class PayForm extends PayFormProperties {
     if (base?.ok) {
       // Preconnects to the service and, while the key is still on its way, warms the frame's code once.
       preconnect(base.value.origin);
-      if (this.key == null) warmUpOnce(warmFrame);
+      if (this.key == null) warmUpOnce(() => warmFrame(base.value));
     }
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
