@@ -64,7 +64,9 @@ return 1`;
 // ARGV: status (paid | not-paid), body, source, ttlMs, create (1 | 0), invoice_id ('' for any)
 const RESOLVE = `${STALE}
 if ARGV[1] == 'paid' then
-  if s == 'paid' or (not s and ARGV[5] ~= '1') then return redis.call('HGETALL', KEYS[1]) end
+  if s == 'paid' or (not s and ARGV[5] ~= '1') or (s == 'in-flight' and ARGV[3] == 'merchant') then
+    return redis.call('HGETALL', KEYS[1])
+  end
   if not s then redis.call('HSET', KEYS[1], 'fp', '') end
   redis.call('HSET', KEYS[1], 'state', 'paid', 'body', ARGV[2], 'source', ARGV[3], 'invoice_id', ARGV[6])
   redis.call('HDEL', KEYS[1], 'token', 'reason')
