@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
-import { CHECKOUT_PREFIX } from './backend.js';
+import { CHECKOUT_PREFIX, type CallbackLogEntry } from './backend.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -18,21 +18,39 @@ export interface Cluster {
   /** Where the sandbox sends callbacks: backend A. */
   callbackUrl: string;
   redisUrl: string;
+  /** The callbacks backend A verified, as it printed them (it serves no log: it knows no shopper). */
+  callbacksAtA(): readonly CallbackLogEntry[];
   close(): Promise<void>;
 }
 
-async function startCallbackBackend(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+interface CallbackBackend {
+  url: string;
+  received: CallbackLogEntry[];
+  close(): Promise<void>;
+}
+
+/** Backend A prints {"port"} once listening, then {"callback"} for each callback it verifies. */
+async function startCallbackBackend(env: Record<string, string>, onCallback: (entry: CallbackLogEntry) => void): Promise<CallbackBackend> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./backend-callbacks.ts', import.meta.url))], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const received: CallbackLogEntry[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`backend A exited (${code})`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const said = JSON.parse(line) as { port?: number; callback?: CallbackLogEntry };
+      if (said.port !== undefined) resolve(said.port);
+      if (said.callback !== undefined) {
+        received.push(said.callback);
+        onCallback(said.callback);
+      }
+    });
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    received,
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
@@ -40,7 +58,9 @@ async function startCallbackBackend(env: Record<string, string>): Promise<{ url:
   };
 }
 
-export async function startCluster(options: { port?: number; redisUrl?: string } = {}): Promise<Cluster> {
+export async function startCluster(
+  options: { port?: number; redisUrl?: string; onCallback?: (entry: CallbackLogEntry) => void } = {},
+): Promise<Cluster> {
   let redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   let stopRedis = async () => undefined as unknown;
   if (!redisUrl) {
@@ -50,7 +70,7 @@ export async function startCluster(options: { port?: number; redisUrl?: string }
     stopRedis = () => redis.stop();
   }
   const secret = crypto.randomUUID();
-  const backendA = await startCallbackBackend({ REDIS_URL: redisUrl, PAY_FORM_SANDBOX_SECRET: secret });
+  const backendA = await startCallbackBackend({ REDIS_URL: redisUrl, PAY_FORM_SANDBOX_SECRET: secret }, options.onCallback ?? (() => {}));
   const callbackUrl = `${backendA.url}${CHECKOUT_PREFIX}callback`;
   Object.assign(process.env, { REDIS_URL: redisUrl, PAY_FORM_SANDBOX_SECRET: secret, PAY_FORM_CALLBACK_URL: callbackUrl });
   const vite = await createServer({
@@ -65,6 +85,7 @@ export async function startCluster(options: { port?: number; redisUrl?: string }
     url: `http://localhost:${port}`,
     callbackUrl,
     redisUrl,
+    callbacksAtA: () => backendA.received,
     async close() {
       await vite.close();
       await backendA.close();
@@ -75,7 +96,9 @@ export async function startCluster(options: { port?: number; redisUrl?: string }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await import('../scripts/ensure-bundles.js');
-  const cluster = await startCluster();
+  const cluster = await startCluster({
+    onCallback: (entry) => console.log(`  backend A verified a callback: ${entry.status} for ${entry.request_id} (invoice ${entry.invoice_id})`),
+  });
   console.log(
     `\n  pay-form cluster demo: open ${cluster.url}/ (backend B: the page, orders, tokens, status)\n` +
       `  backend A takes the callbacks at ${cluster.callbackUrl}\n  both keep callbacks and statuses in Redis at ${cluster.redisUrl}\n`,

@@ -30,6 +30,9 @@ export const CLI = 'sandbox/cli';
 /** The script-tag bundles: self-contained, minified, Lit inside. */
 export const BUNDLES = { esm: 'pay-form.min.js', iife: 'pay-form.iife.min.js' } as const;
 
+/** The script-tag bundles' entry (under src/): defines the tag and exposes the class only. */
+export const SCRIPT_TAG_ENTRY = 'element/script-tag';
+
 /** The return page's script (src/element/return-on-load.ts): self-contained, minified, no Lit. */
 export const RETURN_BUNDLE = 'pay-form-return.min.js';
 

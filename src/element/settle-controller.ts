@@ -2,7 +2,8 @@
 // controller. The protocol (service/checkout.ts; docs/element.md, Verified outcome): GET
 // {status-url}?order_ref=…&attempt=…, one request at a time; 200 { status, invoice_id } settles, 204
 // means "not yet, ask again", 404 means the endpoint does not know the order, anything else is asked
-// again after a growing back-off.
+// again after a growing back-off. Only the page's own origin may answer: a redirect (which could hand
+// the answer to another origin) or a 200 that is not JSON is an error, never a status.
 import type { PayFormSettledDetail } from './events.js';
 import { ATTEMPT_PARAM, ORDER_REF_PARAM, parseStatusAnswer } from '../service/checkout.js';
 import { RunController } from './run-controller.js';
@@ -38,14 +39,13 @@ export class SettleController extends RunController<SettleCallbacks> {
     const failed = (code: SettleErrorCode, message: string) => () => {
       if (ms !== undefined) this.on.failed(code, message);
     };
-    let url: URL;
+    const refuse = failed('invalid-status-url', 'status-url must answer JSON from this origin');
+    let url: URL | undefined;
     try {
       url = new URL(statusUrl, document.baseURI);
-      // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-      if (url.origin !== location.origin) throw 0;
-    } catch {
-      return failed('invalid-status-url', "status-url is not on this page's origin")();
-    }
+    } catch {}
+    // Same origin only, so the page's cookies go to its own backend (docs/element.md).
+    if (url?.origin !== location.origin) return refuse();
     // A fragment in status-url stays out: fetch never sends one. Without order-ref the endpoint's 404
     // says that it knows no such order.
     url.searchParams.set(ORDER_REF_PARAM, orderRef ?? '');
@@ -58,9 +58,12 @@ export class SettleController extends RunController<SettleCallbacks> {
       let wait = Math.min(BACKOFF_MS * 2 ** failures++, MAX_WAIT_MS);
       try {
         // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
-        const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' }, signal });
+        const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' }, redirect: 'manual', signal });
         const { status } = response;
-        // Parsed as JSON only (an unreadable answer is asked again): the answer never reaches the DOM.
+        // A redirect is not followed: it comes back as an opaque answer, status 0. A 200 is parsed as JSON
+        // only, so the answer never reaches the DOM; one served as anything else is refused.
+        if (!status || (status === 200 && !response.headers.get('content-type')?.startsWith('application/json'))) return end(refuse);
+        // Two non-empty strings settle, and only these two fields go on; an unreadable answer is asked again.
         const detail = status === 200 && parseStatusAnswer(await response.json());
         if (detail) {
           return end(() => {
@@ -80,5 +83,4 @@ export class SettleController extends RunController<SettleCallbacks> {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
-
 }

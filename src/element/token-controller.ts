@@ -19,13 +19,13 @@ export type FetchToken = (context: FetchTokenContext) => Promise<TokenAnswer>;
 export interface TokenCallbacks {
   /** An answer arrived for the current request; `status` now holds it. */
   answered(): void;
-  /** The current request failed or timed out; `status` is now `failed`. */
+  /** The current request failed or timed out; `status` is now `error`. */
   failed(message: string): void;
 }
 
 export class TokenController extends RunController<TokenCallbacks> {
-  /** Unset until asked, then `pending`, the answer, or `failed`. */
-  declare status?: TokenAnswer | 'pending' | 'failed';
+  /** Unset until asked, then `loading`, the answer, or `error`: the element's state while there is no answer to act on. */
+  declare status?: TokenAnswer | 'loading' | 'error';
 
   /**
    * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
@@ -36,12 +36,12 @@ export class TokenController extends RunController<TokenCallbacks> {
   async request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): Promise<void> {
     const source = fetchToken ? 'fetchToken' : 'token-url';
     const failed = (message: string) => () => {
-      this.status = 'failed';
+      this.status = 'error';
       this.on.failed(message);
     };
     // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
     const [signal, end] = this.begin(ms, failed(`no token in ${ms} ms`));
-    this.status = 'pending';
+    this.status = 'loading';
     let data: unknown;
     try {
       if (fetchToken) data = await fetchToken({ orderRef, signal });

@@ -4,6 +4,7 @@
 //   success-*     sends the frame to the merchant's return page with status=success
 //   fail-*        the same with status=fail
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
+//   pay-*         a form with Pay and Decline buttons that go to the return page (keyboard paying)
 //   anything else a plain form page that echoes the key (escaped)
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
 // executeServerCommand('service-requests'). The element's reachability check (HEAD /) is kept apart,
@@ -22,8 +23,12 @@
 // STATUS_WAIT_MS ending in 204 (a set status wakes a waiting request at once); 404 {"success":false,
 // "message":"Order not found"} for no order_ref or one starting "unknown-"; "flaky-" orders get one 503
 // (retry-after: 1) first; "down-" orders always get 503 without retry-after; "html-" orders get a 200
-// HTML page. executeServerCommand('status-requests', { orderRef }) lists what was asked for that order
-// (its attempt parameter, the answer's status, when it was asked and when it ended).
+// HTML page; "htmljson-" orders get a well-formed status served as text/html.
+// executeServerCommand('status-requests', { orderRef }) lists what was asked for that order (its
+// attempt parameter, the answer's status, when it was asked and when it ended). /__status-redirect?order_ref=…
+// answers 302 to the service's origin, whose /__status-forged answers a forged success with open CORS
+// (executeServerCommand('forged-requests') lists the order_refs it served); /__status-redirect-same?…
+// answers 302 to /__status.
 // /__return-page?status=… on the page's origin is docs/element.md's return page, word for word but for
 // its script's address (the build's dist/pay-form-return.min.js) and hash (the README's), served with
 // a CSP that allows no inline script; the service sends "docreturn-success-" and "docreturn-fail-" keys
@@ -50,6 +55,7 @@ export function serviceOriginPlugin() {
   const statuses = new Map();
   const statusRequests = [];
   const statusWaiters = new Map();
+  const forged = [];
 
   function handleToken(req, res) {
     const url = new URL(req.url, pageOrigin);
@@ -107,6 +113,11 @@ export function serviceOriginPlugin() {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false}');
       return;
     }
+    if (orderRef.startsWith('htmljson-')) {
+      record.answer = 200;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(JSON.stringify({ status: 'success', invoice_id: `FORGED-${orderRef}` }));
+      return;
+    }
     if (orderRef.startsWith('html-')) {
       record.answer = 200;
       res.writeHead(200, { 'content-type': 'text/html' }).end('<img src=x onerror="window.statusHtmlRan = true">');
@@ -130,6 +141,12 @@ export function serviceOriginPlugin() {
       clearTimeout(timer);
       waiters.delete(wake);
     });
+  }
+
+  function redirectStatus(req, res) {
+    const url = new URL(req.url, pageOrigin);
+    const target = url.pathname === '/__status-redirect' ? `${serviceOrigin}/__status-forged` : `${pageOrigin}/__status`;
+    res.writeHead(302, { location: `${target}${url.search}`, 'cache-control': 'no-store' }).end();
   }
 
   function setStatus({ orderRef, status, invoice_id }) {
@@ -158,6 +175,14 @@ export function serviceOriginPlugin() {
       if (!probesHang) res.writeHead(404).end();
       return;
     }
+    if (url.pathname === '/__status-forged') {
+      const orderRef = url.searchParams.get('order_ref');
+      forged.push(orderRef);
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
+        .end(JSON.stringify({ status: 'success', invoice_id: `FORGED-${orderRef}` }));
+      return;
+    }
     const match = /^\/api\/jsapi\/open\/([^/]*)\/$/.exec(url.pathname);
     if (!match) {
       seen.push({ path: url.pathname, key: null });
@@ -177,6 +202,12 @@ export function serviceOriginPlugin() {
     if (key.startsWith('docreturn-')) {
       const status = key.startsWith('docreturn-success-') ? 'success' : 'fail';
       send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(`${pageOrigin}/__return-page?status=${status}`)};</script>`);
+      return;
+    }
+    if (key.startsWith('pay-')) {
+      const button = (status, text) =>
+        `<form action="${pageOrigin}/test/browser/fixtures/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
+      send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}`);
       return;
     }
     if (key.startsWith('spoof-')) {
@@ -201,6 +232,7 @@ export function serviceOriginPlugin() {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(docsReturnPage());
           return;
         }
+        if (req.url.startsWith('/__status-redirect')) return redirectStatus(req, res);
         if (req.url.startsWith('/__frame/')) {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('<h1>Same-origin form</h1>'));
           return;
@@ -226,6 +258,7 @@ export function serviceOriginPlugin() {
     executeCommand({ command, payload }) {
       if (command === 'status-set') return setStatus(payload);
       if (command === 'status-requests') return statusRequests.filter((r) => r.orderRef === payload.orderRef).map((r) => ({ ...r }));
+      if (command === 'forged-requests') return [...forged];
       if (command === 'origins') return { page: pageOrigin, service: serviceOrigin };
       if (command === 'service-requests') return seen.splice(0);
       if (command === 'service-probes') return probes.splice(0);

@@ -62,7 +62,7 @@ async function waitForText(selector: string, text: string): Promise<void> {
   await current.page.locator(selector).filter({ hasText: text }).first().waitFor();
 }
 
-const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, orderRef, status);
+const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, current.page, orderRef, status);
 
 const frame = () => current.page.frameLocator('pay-form iframe');
 
@@ -133,7 +133,7 @@ test('modal: Close dismisses the form; nothing is paid and no callback comes', a
   const paid = await checkout({ product: 'beans' });
   await frame().getByRole('button', { name: 'Pay' }).click();
   await callbackFor(paid.orderRef, 'success');
-  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.order_ref === orderRef), []);
+  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.order_ref === orderRef), []);
 });
 
 test('display redirect: the whole page goes to the form, Pay returns to the shop\'s success page', async () => {
@@ -196,7 +196,7 @@ test('inline: Cancel payment closes the open form, says so, pays nothing, and fo
   assert.equal(await frames(), 0);
   assert.equal(await cancel.isHidden(), true);
   assert.equal(await focused(), 'pay');
-  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.order_ref === orderRef), []);
+  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.order_ref === orderRef), []);
 });
 
 test('modal: Close hands focus to Pay, not to <body>', async () => {
@@ -228,7 +228,7 @@ test('script-tag page: the fixed order, once paid, is refused a second token: on
   assert.equal((await refused).status(), 409);
   await current.page.waitForFunction(() => (document.querySelector('pay-form') as (Element & { state?: string }) | null)?.state === 'error');
   assert.equal(await frames(), 0, 'no form for a paid order');
-  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.order_ref === 'demo-beans-usd').map((c) => c.status), ['success']);
+  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.order_ref === 'demo-beans-usd').map((c) => c.status), ['success']);
   // The refusal itself is the one expected failed request.
   current.problems.splice(0, current.problems.length, ...current.problems.filter((p) => !/HTTP 409 .*\/api\/checkout\/token$/.test(p)));
 });
@@ -247,7 +247,8 @@ test('inline: declined, then "Pay this order again": a new attempt, paid and con
   assert.deepEqual(settled.map((text) => /"status":"(\w+)"/.exec(text)?.[1]), ['fail', 'success']);
   const requestsBefore = tokens.length;
   await current.page.getByRole('button', { name: 'Pay this order again' }).click();
-  await waitForText('#result', 'This order is already paid');
+  // The element says it, in place of the form, in the shopper's words (role="alert").
+  await current.page.locator('pay-form').getByRole('alert').filter({ hasText: 'This order is already paid.' }).waitFor();
   assert.equal(tokens.length, requestsBefore + 1, 'the shop was asked once more');
   assert.deepEqual(tokens.at(-1)?.answer, { success: false, message: 'Order already paid', paid: true });
   assert.equal(await frames(), 0, 'no form for a paid order');

@@ -6,7 +6,8 @@ import { MemoryCallbackStore } from '../stores/memory-callback-store.js';
 import type { CallbackPayload } from '../../service/callback.js';
 import { parseRequestId } from '../../service/checkout.js';
 import { hmacVerifier, type Verifier } from '../../service/signature.js';
-import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './json-answers.js';
+import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
+import { PayFormError, requireOptions } from '../errors.js';
 import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
 import type { PayoutLedger } from '../client/payout-ledger.js';
 import { resolveFromCallback } from '../client/payout-guard.js';
@@ -42,8 +43,10 @@ export type CallbackHandlerOptions =
   | (CallbackCommon & { verifier: Verifier; secret?: never });
 
 /** What onError hears when onStatus did not return within onStatusTimeoutMs. */
-export class OnStatusTimeoutError extends Error {
-  override name = 'OnStatusTimeoutError';
+export class OnStatusTimeoutError extends PayFormError {
+  constructor(ms: number) {
+    super('on_status_timeout', `onStatus did not return within ${ms} ms`);
+  }
 }
 
 /** The promise's outcome, or 'timeout' after `ms`. */
@@ -185,7 +188,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
     if (ran === 'timeout') {
       // The call may still finish, but nothing waits for it: the next delivery calls onStatus again.
-      onError?.(new OnStatusTimeoutError(`onStatus did not return within ${timeoutMs} ms`));
+      onError?.(new OnStatusTimeoutError(timeoutMs));
       await store.release(callback).catch(onError);
       return NOT_HANDLED[503];
     }

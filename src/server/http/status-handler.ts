@@ -3,7 +3,8 @@
 // is written in service/checkout.ts; the element's side in docs/element.md (status-url).
 import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
 import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/checkout.js';
-import { answer, failure, requireOptions, type FetchHandler } from './json-answers.js';
+import { answer, failure, type FetchHandler } from './json-answers.js';
+import { requireOptions } from '../errors.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 

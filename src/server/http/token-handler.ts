@@ -1,11 +1,11 @@
 // The token endpoint the browser calls (docs/server.md, Token endpoint). Each token it obtains starts a
 // payment attempt of the order (docs/service-contract.md, Attempts).
 import type { PaymentClient } from '../client/payment-client.js';
-import { AuthenticationError, PayFormError, ValidationError } from '../errors.js';
+import { AuthenticationError, PayFormError, ValidationError, requireOptions } from '../errors.js';
 import type { TokenParams } from '../../service/fields.js';
 import { attemptRequestId, newAttemptId, type TokenRequestBody } from '../../service/checkout.js';
 import type { AttemptStore } from '../stores/callback-store.js';
-import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './json-answers.js';
+import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn } from '../../service/option-rules.js';
 

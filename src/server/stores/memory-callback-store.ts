@@ -3,7 +3,7 @@
 import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
 import { Watchers } from './watchers.js';
 import { OldestFirst } from './oldest-first.js';
-import { requireStoreOptions } from './store-options.js';
+import { requireOptions } from '../errors.js';
 import { PAID_STATUS } from '../../service/checkout.js';
 import { atLeastOne, milliseconds } from '../../service/option-rules.js';
 
@@ -49,7 +49,7 @@ export class MemoryCallbackStore implements CallbackStore {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
-    requireStoreOptions('MemoryCallbackStore', [
+    requireOptions('MemoryCallbackStore', [
       ['maxEntries', atLeastOne(this.maxEntries)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['leaseMs', milliseconds(this.leaseMs)],

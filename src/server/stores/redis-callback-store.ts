@@ -6,7 +6,7 @@ import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type Cl
 import { PAID_STATUS } from '../../service/checkout.js';
 import { Watchers } from './watchers.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
-import { requireStoreOptions } from './store-options.js';
+import { ConfigError, StoreError, requireOptions } from '../errors.js';
 import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 /** The subscriber connection: what node-redis's `client.duplicate()` gives. */
@@ -35,6 +35,19 @@ export interface RedisCallbackStoreOptions {
   /** Told about subscriber errors (pub/sub is only a hint: the status handler also re-reads). */
   onError?: (error: unknown) => void;
 }
+
+/**
+ * Every key of one order carries the order reference as its hash tag: `{prefix}{{order}}:`. A brace in
+ * the prefix would be the tag instead (every key in one hash slot), so the prefix holds none; the order
+ * reference is percent-encoded, so no `{`, `}` or `:` of it changes the key's shape, and no prefix
+ * followed by one store's keys can be another store's key.
+ */
+const prefixProblem = (prefix: unknown): string | undefined =>
+  typeof prefix !== 'string'
+    ? 'must be a string'
+    : /[{}]/.test(prefix)
+      ? 'must not hold "{" or "}" (each key\'s hash tag is its order reference)'
+      : undefined;
 
 // Every key of one order carries the order reference as its hash tag ({…}, percent-encoded so that
 // no `{`, `}` or `:` of the reference can change the key's shape), so each script touches one hash slot.
@@ -98,7 +111,7 @@ export class RedisCallbackStore implements CallbackStore {
 
   constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
     if (!isRedisCommandClient(client) || typeof client.duplicate !== 'function') {
-      throw new TypeError('RedisCallbackStore needs a node-redis client (createClient from the redis package)');
+      throw new ConfigError([{ path: 'client', message: 'must be a connected node-redis client (createClient from the redis package)' }], 'RedisCallbackStore');
     }
     this.#client = client;
     this.prefix = options.prefix ?? 'pay-form:';
@@ -106,7 +119,8 @@ export class RedisCallbackStore implements CallbackStore {
     this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError;
-    requireStoreOptions('RedisCallbackStore', [
+    requireOptions('RedisCallbackStore', [
+      ['prefix', prefixProblem(this.prefix)],
       ['leaseMs', milliseconds(this.leaseMs)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
@@ -149,7 +163,7 @@ export class RedisCallbackStore implements CallbackStore {
     }
     if (answer === 'claimed') this.#tokens.set(key, token);
     if (answer === 'claimed' || answer === 'finished' || answer === 'in-flight') return answer;
-    throw new Error(`Redis: unexpected answer to the claim: ${String(answer)}`);
+    throw new StoreError(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
 
   async finish(callback: CallbackRecord): Promise<void> {
@@ -183,7 +197,7 @@ export class RedisCallbackStore implements CallbackStore {
   async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
     const answer = await this.#send(['EVAL', START, '1', `${this.#orderKey(orderRef)}order`, attempt, String(this.ttlMs)]);
     if (answer === 'started' || answer === 'paid') return answer;
-    throw new Error(`Redis: unexpected answer to the attempt's start: ${String(answer)}`);
+    throw new StoreError(`Redis: unexpected answer to the attempt's start: ${String(answer)}`);
   }
 
   /** Told through Redis pub/sub on a duplicated connection, made on the first watch. */

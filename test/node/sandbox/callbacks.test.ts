@@ -100,8 +100,8 @@ test('with the default retry settings a refused callback is delivered again', as
 });
 
 test('options are checked: an unknown option or a bad callbackUrl throws at once', async () => {
-  await assert.rejects(startSandbox({ prot: 1 } as never), /unknown option\(s\): prot/);
-  await assert.rejects(startSandbox({ callbackUrl: 'ftp://x' }), /callbackUrl must be an absolute http\(s\) URL/);
+  await assert.rejects(startSandbox({ prot: 1 } as never), /prot: is not a sandbox option/);
+  await assert.rejects(startSandbox({ callbackUrl: 'ftp://x' }), /callbackUrl: must be an absolute http\(s\) URL/);
 });
 
 test('options are checked from one table: every bad option is named at once, callbackRetry too', async () => {
@@ -109,15 +109,47 @@ test('options are checked from one table: every bad option is named at once, cal
     startSandbox({ prot: 1, port: 70000, keyTtlMs: -1, callbackRetry: { maxAttempts: 0, tries: 3 } } as never),
     (error: Error) =>
       error.name === 'SandboxOptionsError' &&
-      /unknown option\(s\): prot/.test(error.message) &&
-      /port must be 0\.\.65535/.test(error.message) &&
-      /keyTtlMs must be a finite number above 0/.test(error.message),
+      /prot: is not a sandbox option/.test(error.message) &&
+      /port: must be 0\.\.65535/.test(error.message) &&
+      /keyTtlMs: must be a finite number above 0/.test(error.message),
   );
-  await assert.rejects(startSandbox({ callbackRetry: { maxAttempts: 0, tries: 3 } } as never), /unknown option\(s\): callbackRetry\.tries; callbackRetry\.maxAttempts must be/);
+  await assert.rejects(startSandbox({ callbackRetry: { maxAttempts: 0, tries: 3 } } as never), /callbackRetry\.tries: is not a sandbox option; callbackRetry\.maxAttempts: must be/);
   // A timer past 2^31 - 1 ms fires after 1 ms: such delays are refused, not turned into a busy loop.
-  await assert.rejects(startSandbox({ payoutDelayMs: 2 ** 31 }), /payoutDelayMs must be a whole number of milliseconds, 0 to 2147483647/);
+  await assert.rejects(startSandbox({ payoutDelayMs: 2 ** 31 }), /payoutDelayMs: must be a whole number of milliseconds, 0 to 2147483647/);
   await assert.rejects(
     startSandbox({ callbackRetry: { timeoutMs: 2 ** 31, maxDelayMs: 2 ** 31 } }),
-    (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name} must be a whole number of milliseconds, 1 to 2147483647`)),
+    (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name}: must be a whole number of milliseconds, 1 to 2147483647`)),
   );
+});
+
+test('options of the wrong type or shape are refused at start, each by name, and every right one still starts', async (t) => {
+  const bad: Array<[options: Record<string, unknown>, named: string]> = [
+    [{ secret: 123 }, 'secret: must be a non-empty string'],
+    [{ secret: {} }, 'secret: must be a non-empty string'],
+    [{ secret: ['a'] }, 'secret: must be a non-empty string'],
+    [{ merchantId: 42 }, 'merchantId: must be a non-empty string'],
+    [{ host: 127 }, 'host: must be a non-empty string'],
+    [{ callbackUrl: 'http://' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackUrl: 'http://x y/' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackUrl: 'http://[::1' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackUrl: 'http://127.0.0.1:3000/cb\n' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackRetry: { maxAttempts: 1.5 } }, 'callbackRetry.maxAttempts: must be a whole number, 1 to 1000'],
+    [{ callbackRetry: { maxAttempts: 1e9 } }, 'callbackRetry.maxAttempts: must be a whole number, 1 to 1000'],
+    [{ callbackRetry: 5 }, 'callbackRetry: must be an object'],
+    [{ redirectMode: 'yes' }, 'redirectMode: must be true, false or a list of site_ids'],
+    [{ redirectMode: [1.5] }, 'redirectMode: must be true, false or a list of site_ids'],
+    [{ frameAncestors: "'self'" }, 'frameAncestors: must be a list of CSP sources'],
+    [{ frameAncestors: ["'self'; script-src *"] }, 'frameAncestors: must be a list of CSP sources'],
+    [{ log: 'console' }, 'log: must be a function'],
+  ];
+  for (const [options, named] of bad) {
+    await assert.rejects(startSandbox(options as never), (error: Error) => error.name === 'SandboxOptionsError' && error.message.includes(named), JSON.stringify(options));
+  }
+  const good = [
+    { callbackUrl: 'https://[::1]:8443/payments/callback' },
+    { callbackUrl: 'http://app:3000/callback', callbackRetry: { maxAttempts: 1000 } },
+    { redirectMode: [1, 2], frameAncestors: ["'self'", 'https://shop.example'], host: 'localhost', log: () => {} },
+  ];
+  for (const options of good) await (await startSandbox(options)).close();
+  t.diagnostic(`${bad.length} options of the wrong type or shape refused at start, each by name; ${good.length} right ones started`);
 });

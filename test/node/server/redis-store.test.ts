@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
-import { createCallbackHandler, RedisCallbackStore, sign, type CallbackRecord } from '../../../src/server/index.js';
+import { ConfigError, createCallbackHandler, RedisCallbackStore, sign, type CallbackRecord } from '../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET } from '../../support/service.js';
 
@@ -129,10 +129,10 @@ describe('RedisCallbackStore', () => {
   });
 
   test('options are checked, and a non-client is refused', async () => {
-    assert.throws(() => new RedisCallbackStore({} as never), TypeError);
+    assert.throws(() => new RedisCallbackStore({} as never), /Invalid RedisCallbackStore options: client: must be a connected node-redis client/);
     const client = createClient({ url: redis.url });
-    assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), RangeError);
-    assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), RangeError);
+    assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), ConfigError);
+    assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), ConfigError);
   });
 });
 
@@ -175,4 +175,21 @@ test('Redis refusing the finish after onStatus: 503 (never 200 without a stored 
     admin.destroy();
     await own.stop();
   }
+});
+
+test("a prefix with a brace is refused (the order reference is each key's hash tag); prefixes that nest keep apart, whatever the orders are called", async (t) => {
+  const refused: unknown[] = ['n:{x}:', '{shop}:', 'shop}', 5, ['n:']];
+  for (const prefix of refused) {
+    await assert.rejects(store({ prefix } as never), (error: Error) => error instanceof ConfigError && /prefix: must/.test(error.message), String(prefix));
+  }
+  // Under the old layout ('n:' and 'n:order:'), one store's status of order "callback:K" was the other's claim of K.
+  const stores = [await store({ prefix: 'n:' }), await store({ prefix: 'n:order:' }), await store({ prefix: 'n:callback:' }), await store({ prefix: 'n:order:x:' })];
+  const orders = ['o-1', 'callback:o-1', 'order:o-1', '}:order', 'x:{o-1}'];
+  for (const [i, s] of stores.entries()) {
+    for (const order of orders) await record(s, cb(`inv-${i}-${order}`, 'success', order));
+  }
+  for (const [i, s] of stores.entries()) {
+    for (const order of orders) assert.equal((await s.status(order))?.invoice_id, `inv-${i}-${order}`, `store ${i}, order ${order}`);
+  }
+  t.diagnostic(`${refused.length} prefixes refused; ${stores.length} nested prefixes x ${orders.length} awkward order names kept apart`);
 });
