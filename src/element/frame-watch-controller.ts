@@ -47,8 +47,9 @@ const CHECK_WAIT_MS = 1000;
 type Writable = { frame: Frame | null };
 
 export class FrameWatchController implements ReactiveController {
-  /** The frame on show, or null: set by watch(), and by clear() when the host removes it. */
-  readonly frame: Frame | null = null;
+  /** The frame on show, or none (unset until the first): set by watch(), and by clear() when the host
+   *  removes it. Fields start unset rather than set, for the bundle's size. */
+  declare readonly frame?: Frame | null;
   readonly #host: FrameWatchHost;
   readonly #on: FrameWatchCallbacks;
   /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
@@ -83,7 +84,7 @@ export class FrameWatchController implements ReactiveController {
   watch(frame: Frame, ms: number): void {
     (this as Writable).frame = frame;
     this.#blind = false;
-    setTimeout(() => frame.shown || this.#fail(frame, 'load-timeout', `the form did not load in ${ms} ms`), ms);
+    setTimeout(() => frame.shown || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms);
     setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS);
   }
 
@@ -113,7 +114,7 @@ export class FrameWatchController implements ReactiveController {
       fetch(`${frame.origin}/`, init).then(
         reached,
         // The CSP violation event is queued before the rejection settles: look after it has run.
-        () => setTimeout(() => (this.#blind ? reached() : this.#fail(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
+        () => setTimeout(() => (this.#blind ? reached() : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
       );
     }));
   }
@@ -125,14 +126,14 @@ export class FrameWatchController implements ReactiveController {
     this.#on.ready(frame);
   }
 
-  /** Reports a failure of the frame on show unless a result has come. */
-  #fail(frame: Frame, code: FrameErrorCode, message: string): void {
+  /** Reports a failure of the frame on show, unless a result has come. */
+  #check(frame: Frame, code: FrameErrorCode, message: string): void {
     if (this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
   }
 
   handleEvent(event: Event): void {
     const frame = this.frame;
-    if (frame === null) return;
+    if (!frame) return;
     if (event instanceof MessageEvent) {
       const source = frame.iframe?.contentWindow;
       if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
@@ -150,7 +151,7 @@ export class FrameWatchController implements ReactiveController {
     if (frame.shown || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
     // Every engine dispatches a frame-src violation at the document, not at the blocked iframe: the
     // origin is what ties it to a frame.
-    this.#fail(frame, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
+    this.#check(frame, 'csp-blocked', `CSP ${effectiveDirective} blocked ${frame.origin}: add it to frame-src`);
   }
 }
 

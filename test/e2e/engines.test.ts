@@ -44,18 +44,25 @@ for (const engine of selectedEngines()) {
       if (problems !== null) assert.deepEqual(problems, [], 'no page errors, console errors or warnings, or failed requests');
     });
 
-    test('inline: the form comes into view with focus in it; Pay ends in "Payment successful", confirmed by the shop', async () => {
+    test('inline: the form comes into view, focus stays on Pay; Pay ends in "Payment successful", confirmed by the shop', async () => {
       await checkout(page, 'grinder', 'inline');
       await waitForText(page, '#events li', 'pay-form-ready');
-      // The form is below the shop's fields: the page brings it into view and moves focus to it.
+      // The form is below the shop's fields: the page brings it into view; focus stays on Pay, not <body>.
       await waitUntil(page, () => {
         const box = document.querySelector('pay-form')!.getBoundingClientRect();
-        return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight + 1 && document.activeElement?.localName === 'pay-form';
-      }, null, 'the form in view with focus');
+        return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight + 1 && document.activeElement?.id === 'pay';
+      }, null, 'the form in view, focus on Pay');
       await page.click({ button: 'Pay', in: 'form' });
       await waitForText(page, '#result', 'Payment successful');
       await waitForText(page, '#confirmed', 'Payment confirmed by the shop');
-      assert.deepEqual(await eventNames(page), ['pay-form-open', 'pay-form-ready', 'pay-form-success', 'pay-form-close', 'pay-form-settled']);
+      // The shop closes the form at the first outcome: the return page's result, or the verified status
+      // (asked for from the moment the form is shown), whichever comes first; ready always comes before.
+      const names = await eventNames(page);
+      const endings = [
+        ['pay-form-open', 'pay-form-ready', 'pay-form-success', 'pay-form-close', 'pay-form-settled'],
+        ['pay-form-open', 'pay-form-ready', 'pay-form-settled', 'pay-form-close'],
+      ];
+      assert.ok(endings.some((ending) => JSON.stringify(ending) === JSON.stringify(names)), names.join(', '));
       assert.equal((await verifiedCallback(demo, page, await orderRef(page), 'success')).amount, 8900);
     });
 

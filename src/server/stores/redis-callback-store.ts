@@ -2,7 +2,8 @@
 // talks to a connected node-redis client through the few methods below (redis-client.ts), so pay-form
 // never imports the `redis` package (an optional peer dependency) and its types do not need it either;
 // the same client can serve RedisPayoutLedger.
-import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
+import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
+import { PAID_STATUS } from '../../service/checkout.js';
 import { Watchers } from './watchers.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
 import { ConfigError, StoreError, requireOptions } from '../errors.js';
@@ -27,7 +28,7 @@ export interface RedisCallbackStoreOptions {
   prefix?: string;
   /** How long an in-flight claim holds: past it, the next delivery claims the key again. Default 60 s. */
   leaseMs?: number;
-  /** How long a done key and an order's status are remembered. Default 7 days. */
+  /** How long a finished callback and an order's record are remembered. Default 7 days. */
   ttlMs?: number;
   /** Each command's own limit, so a Redis that does not answer is a failure (503), not a hang. Default 2000. */
   commandTimeoutMs?: number;
@@ -35,40 +36,62 @@ export interface RedisCallbackStoreOptions {
   onError?: (error: unknown) => void;
 }
 
-/** What follows the prefix in each key: a claim's, and an order's status. */
-const KINDS = { claim: 'callback:', status: 'order:' } as const;
-
 /**
- * A prefix holding a key kind could be another store's prefix with that kind added ('n:' and
- * 'n:order:'): the one store's keys would be the other's, and the two would read each other's claims
- * and statuses. Refused, so that two stores on one Redis never share a key.
+ * Every key of one order carries the order reference as its hash tag: `{prefix}{{order}}:`. A brace in
+ * the prefix would be the tag instead (every key in one hash slot), so the prefix holds none; the order
+ * reference is percent-encoded, so no `{`, `}` or `:` of it changes the key's shape, and no prefix
+ * followed by one store's keys can be another store's key.
  */
 const prefixProblem = (prefix: unknown): string | undefined =>
   typeof prefix !== 'string'
     ? 'must be a string'
-    : Object.values(KINDS).some((kind) => prefix.includes(kind))
-      ? `must not hold ${Object.values(KINDS).map((kind) => `"${kind}"`).join(' or ')} (this store's own key names: it could then share keys with a store whose prefix is shorter)`
+    : /[{}]/.test(prefix)
+      ? 'must not hold "{" or "}" (each key\'s hash tag is its order reference)'
       : undefined;
 
-// begin: a done key answers done; a live claim answers in-flight; else a new claim with the lease.
-// The claim's value is this claim's own token, so fail() releases only its own claim.
-const BEGIN = `local v = redis.call('GET', KEYS[1])
-if v == 'done' then return 'done' end
+// Every key of one order carries the order reference as its hash tag ({…}, percent-encoded so that
+// no `{`, `}` or `:` of the reference can change the key's shape), so each script touches one hash slot.
+
+// claim: a finished callback answers finished; a live claim answers in-flight; else a new claim with
+// the lease. The claim's value is this claim's own token, so release() frees only its own claim.
+const CLAIM = `local v = redis.call('GET', KEYS[1])
+if v == 'done' then return 'finished' end
 if v then return 'in-flight' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 'new'`;
+return 'claimed'`;
 
-const FAIL = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
-// complete: done, the order's status, and the news of it, in one step: a waiter that hears the news
-// always finds the status.
-const COMPLETE = `redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
+// finish: the callback done, its outcome for its attempt (a success is never overwritten; the first one
+// marks the order paid), and the news of it, in one step: a waiter that hears the news always finds it.
+// An outcome is the JSON of { status, invoice_id } in that order, so a success starts with the same 20
+// characters.
+// ARGV: ttlMs, the attempt's field, the outcome's JSON, '1' for a success, channel, order reference.
+const FINISH = `redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
 if KEYS[2] then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
-  redis.call('PUBLISH', ARGV[3], ARGV[4])
+  local own = redis.call('HGET', KEYS[2], ARGV[2])
+  if ARGV[4] == '1' then
+    redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+    redis.call('HSETNX', KEYS[2], 'paid', ARGV[3])
+  elseif not own or string.sub(own, 1, 20) ~= '{"status":"success",' then
+    redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[1])
+  redis.call('PUBLISH', ARGV[5], ARGV[6])
 end
 return 1`;
+
+// status: the order's payment and the asked attempt's own status (ARGV[2] '0': the current attempt).
+const STATUS = `local attempt = ARGV[1]
+if ARGV[2] == '0' then attempt = redis.call('HGET', KEYS[1], 'current') or '' end
+return redis.call('HMGET', KEYS[1], 'paid', 'a:' .. attempt)`;
+
+// startAttempt: a paid order answers paid; else the attempt becomes the order's current one.
+const START = `if redis.call('HEXISTS', KEYS[1], 'paid') == 1 then return 'paid' end
+redis.call('HSET', KEYS[1], 'current', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 'started'`;
 
 /**
  * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected node-redis client.
@@ -108,12 +131,13 @@ export class RedisCallbackStore implements CallbackStore {
     return `${this.prefix}status`;
   }
 
-  #claimKey(key: string): string {
-    return `${this.prefix}${KINDS.claim}${key}`;
+  /** The start of every key of one order: its reference as the hash tag. */
+  #orderKey(orderRef: string): string {
+    return `${this.prefix}{${encodeURIComponent(orderRef)}}:`;
   }
 
-  #statusKey(requestId: string): string {
-    return `${this.prefix}${KINDS.status}${requestId}`;
+  #claimKey(callback: CallbackRecord): string {
+    return `${this.#orderKey(callback.order_ref)}callback:${claimKey(callback)}`;
   }
 
   #send(args: string[]): Promise<unknown> {
@@ -122,30 +146,33 @@ export class RedisCallbackStore implements CallbackStore {
     return redisCommand(this.#client, args, this.commandTimeoutMs);
   }
 
-  async begin(key: string): Promise<ClaimResult> {
+  async claim(callback: CallbackRecord): Promise<ClaimResult> {
+    const key = this.#claimKey(callback);
     const token = `in-flight:${crypto.randomUUID()}`;
     let answer: unknown;
     try {
-      answer = await this.#send(['EVAL', BEGIN, '1', this.#claimKey(key), token, String(this.leaseMs)]);
+      answer = await this.#send(['EVAL', CLAIM, '1', key, token, String(this.leaseMs)]);
     } catch (error) {
       // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
       // the release goes out on the same connection, so Redis runs it after the claim, and the key does
       // not wait for the lease. No limit on it: node-redis would drop it unsent at the limit.
       if (this.#client.isReady !== false) {
-        this.#client.sendCommand(['EVAL', FAIL, '1', this.#claimKey(key), token]).catch(() => undefined);
+        this.#client.sendCommand(['EVAL', RELEASE, '1', key, token]).catch(() => undefined);
       }
       throw error;
     }
-    if (answer === 'new') this.#tokens.set(key, token);
-    if (answer === 'new' || answer === 'done' || answer === 'in-flight') return answer;
+    if (answer === 'claimed') this.#tokens.set(key, token);
+    if (answer === 'claimed' || answer === 'finished' || answer === 'in-flight') return answer;
     throw new StoreError(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
 
-  async complete(key: string, outcome?: OrderOutcome): Promise<void> {
-    const args = outcome === undefined
-      ? ['EVAL', COMPLETE, '1', this.#claimKey(key), String(this.ttlMs)]
-      : ['EVAL', COMPLETE, '2', this.#claimKey(key), this.#statusKey(outcome.request_id), String(this.ttlMs),
-          JSON.stringify({ status: outcome.status, invoice_id: outcome.invoice_id }), this.#channel, outcome.request_id];
+  async finish(callback: CallbackRecord): Promise<void> {
+    const key = this.#claimKey(callback);
+    const { order_ref, attempt, status, invoice_id } = callback;
+    const args = order_ref === ''
+      ? ['EVAL', FINISH, '1', key, String(this.ttlMs)]
+      : ['EVAL', FINISH, '2', key, `${this.#orderKey(order_ref)}order`, String(this.ttlMs), `a:${attempt}`,
+          JSON.stringify({ status, invoice_id }), status === PAID_STATUS ? '1' : '0', this.#channel, order_ref];
     try {
       await this.#send(args);
     } finally {
@@ -153,22 +180,30 @@ export class RedisCallbackStore implements CallbackStore {
     }
   }
 
-  async fail(key: string): Promise<void> {
+  async release(callback: CallbackRecord): Promise<void> {
+    const key = this.#claimKey(callback);
     const token = this.#tokens.get(key);
     if (token === undefined) return;
-    await this.#send(['EVAL', FAIL, '1', this.#claimKey(key), token]);
+    await this.#send(['EVAL', RELEASE, '1', key, token]);
     this.#tokens.delete(key);
   }
 
-  async status(requestId: string): Promise<OrderStatus | undefined> {
-    const text = await this.#send(['GET', this.#statusKey(requestId)]);
-    return parseOrderStatus(typeof text === 'string' ? text : null);
+  async status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined> {
+    const reply = await this.#send(['EVAL', STATUS, '1', `${this.#orderKey(orderRef)}order`, attempt ?? '', attempt === undefined ? '0' : '1']);
+    const [paid, own] = Array.isArray(reply) ? reply : [];
+    return orderStatus({ paid: parseOrderStatus(paid), own: parseOrderStatus(own) });
+  }
+
+  async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
+    const answer = await this.#send(['EVAL', START, '1', `${this.#orderKey(orderRef)}order`, attempt, String(this.ttlMs)]);
+    if (answer === 'started' || answer === 'paid') return answer;
+    throw new StoreError(`Redis: unexpected answer to the attempt's start: ${String(answer)}`);
   }
 
   /** Told through Redis pub/sub on a duplicated connection, made on the first watch. */
-  watch(requestId: string, listener: () => void): () => void {
+  watch(orderRef: string, listener: () => void): () => void {
     this.#subscribe();
-    return this.#watchers.add(requestId, listener);
+    return this.#watchers.add(orderRef, listener);
   }
 
   /** Closes the subscriber connection (the client given is the caller's to close). */
@@ -185,7 +220,7 @@ export class RedisCallbackStore implements CallbackStore {
     subscriber.on('error', (error) => this.#onError?.(error));
     this.#subscriber = (async () => {
       await subscriber.connect();
-      await subscriber.subscribe(this.#channel, (requestId) => this.#watchers.notify(requestId));
+      await subscriber.subscribe(this.#channel, (orderRef) => this.#watchers.notify(orderRef));
       return subscriber;
     })();
     this.#subscriber.catch((error: unknown) => {
@@ -198,7 +233,7 @@ export class RedisCallbackStore implements CallbackStore {
 }
 
 /** A verified status as stored: JSON of { status, invoice_id }; anything else reads as absent. */
-export function parseOrderStatus(text: string | null | undefined): OrderStatus | undefined {
+export function parseOrderStatus(text: unknown): OrderStatus | undefined {
   if (typeof text !== 'string') return undefined;
   try {
     const value = JSON.parse(text) as Partial<OrderStatus> | null;
