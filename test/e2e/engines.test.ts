@@ -101,6 +101,12 @@ for (const engine of selectedEngines()) {
       await waitUntil(page, (url) => location.href === url, `${demo.url}/demo/return.html?status=success`, 'the return page');
       await waitForText(page, 'h1', 'Payment successful');
       await waitForText(page, '#confirmed', 'Payment confirmed by the shop');
+      // Said once each: the heading, then the shop's word; the element asking for it shows no words of its own.
+      const said = await page.evaluate(() => ({
+        paragraphs: [...document.querySelectorAll('main p')].map((p) => p.textContent?.trim()).filter(Boolean),
+        element: document.querySelector('pay-form')?.shadowRoot?.textContent?.trim() ?? '',
+      }), null);
+      assert.deepEqual(said, { paragraphs: ['Payment confirmed by the shop', 'Back to the shop'], element: '' });
       await verifiedCallback(demo, page, await orderRef(page), 'success');
     });
   });
