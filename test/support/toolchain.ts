@@ -4,7 +4,7 @@
 // than by the root `npm install`: their engines (Angular wants Node 22) would make a newcomer's first
 // command print warnings, and Node binaries in the root would put themselves first on npm's PATH.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,10 +32,35 @@ export function ensureToolchain(dir: string, node = process.execPath): string {
   const at = path.join(root, dir);
   const lock = readFileSync(path.join(at, 'package-lock.json'), 'utf8');
   const installed = path.join(at, 'node_modules/.pay-form-lock.json');
-  if (existsSync(installed) && readFileSync(installed, 'utf8') === lock) return at;
-  execFileSync(node, [npmCli(), 'ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: at, stdio: ['ignore', 'ignore', 'inherit'] });
-  execFileSync(node, ['-e', `require('fs').copyFileSync('package-lock.json', 'node_modules/.pay-form-lock.json')`], { cwd: at });
+  const current = () => existsSync(installed) && readFileSync(installed, 'utf8') === lock;
+  if (current()) return at;
+  // Test files run in parallel processes: one installs while the others wait for it.
+  withDirectoryLock(`${at}.installing`, () => {
+    if (current()) return;
+    execFileSync(node, [npmCli(), 'ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: at, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(node, ['-e', `require('fs').copyFileSync('package-lock.json', 'node_modules/.pay-form-lock.json')`], { cwd: at });
+  });
   return at;
+}
+
+/** Runs `work` holding a lock that is a directory (mkdir is atomic); a lock older than 10 minutes is a crashed holder's. */
+function withDirectoryLock(lockDir: string, work: () => void): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      break;
+    } catch {
+      const age = Date.now() - (statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 600_000) rmSync(lockDir, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 250);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
 }
 
 /** The pinned Node binary of one line (`node22`, `node24`), installed on first use. */

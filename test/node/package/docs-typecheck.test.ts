@@ -10,6 +10,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { docBlocks } from '../../support/doc-blocks.js';
+import { angularToolchain } from '../../support/toolchain.js';
 import { distFile, root } from './dist.js';
 
 const ROOT = root.pathname;
@@ -27,9 +28,10 @@ const COMPILER_OPTIONS = {
   experimentalDecorators: true,
   noEmit: true,
   skipLibCheck: true,
-  // Angular lives in its own workspace (test/frameworks/angular-toolchain), not in the root node_modules.
+  // Angular lives in its own toolchain (test/frameworks/angular-toolchain, installed on first use), not in
+  // the root node_modules.
   baseUrl: '.',
-  paths: { '@angular/*': [path.join(ROOT, 'test/frameworks/angular-toolchain/node_modules/@angular/*')] },
+  paths: { '@angular/*': [path.join(angularToolchain(), 'node_modules/@angular/*')] },
 };
 
 let dir: string | undefined;
