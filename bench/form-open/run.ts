@@ -1,4 +1,4 @@
-// bench/form-open (issue 6 item 1), real Chromium (playwright-core, test/support/chromium.mjs launchOptions()).
+// bench/form-open: time to form in real Chromium (playwright-core, test/support/chromium.mjs launchOptions()).
 //   npm run bench:form-open [-- runs delayMs]
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket

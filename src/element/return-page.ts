@@ -1,6 +1,7 @@
 // The `pay-form/return` entry: what a merchant's success_url / fail_url page calls so the framing
 // <pay-form> learns the result. Nothing here runs at import time, so importing it in Node is safe.
 import { httpOrigin } from '../service/form-url.js';
+import { ConfigError } from '../service/errors.js';
 import { buildResult, isResultStatus, type ResultStatus } from './result.js';
 
 export { RESULT_MESSAGE_TYPE, buildResult, parseResult, isResultStatus } from './result.js';
@@ -27,7 +28,7 @@ export function reportResult(status: ResultStatus, options: ReportOptions = {}):
   if (win === undefined || win.parent === win) return false;
   const target = options.targetOrigin === undefined ? httpOrigin(win.location.href) : httpOrigin(options.targetOrigin);
   if (target === null) {
-    throw new TypeError('pay-form: the result can only be addressed to an http(s) origin, never "*"');
+    throw new ConfigError([{ path: 'targetOrigin', message: 'must be an http(s) origin, never "*"' }], 'reportResult');
   }
   win.parent.postMessage(message, target);
   return true;

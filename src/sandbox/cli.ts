@@ -2,6 +2,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_MERCHANT_ID, DEFAULT_SECRET, SECRET_ENV } from './options.js';
 import { startSandbox, type Sandbox } from './index.js';
+import { ConfigError, PayFormError } from '../service/errors.js';
+import type { FieldIssue } from '../service/field-checks.js';
 
 const USAGE = `Usage: pay-form-sandbox [options]
 
@@ -21,21 +23,24 @@ A local payment service for development (see docs/sandbox.md).
   -h, --help            this text
 `;
 
-export class CliUsageError extends Error {
-  override name = 'CliUsageError';
+/** A command line the sandbox cannot run with: its options, as ConfigError lists them. */
+export class CliUsageError extends ConfigError {
+  constructor(issues: readonly FieldIssue[]) {
+    super(issues, 'pay-form-sandbox');
+  }
 }
 
 function integer(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) throw new CliUsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text)) throw new CliUsageError([{ path: `--${name}`, message: `must be a whole number, got ${JSON.stringify(text)}` }]);
   return Number(text);
 }
 
 /** Says how to pick another port, rather than Node's bare EADDRINUSE. */
-export class PortInUseError extends Error {
-  override name = 'PortInUseError';
+export class PortInUseError extends PayFormError {
   constructor(port: number, host: string) {
     super(
+      'port_in_use',
       `port ${port} on ${host} is already in use (another sandbox or server?). Pick another with ` +
         `--port <n> (e.g. --port ${port === 65535 ? port - 1 : port + 1}), or --port 0 for any free port.`,
     );

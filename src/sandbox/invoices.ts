@@ -1,5 +1,6 @@
 // The sandbox's invoices and form keys. The service shows no invoice states; these are the sandbox's
 // choice, as a table, and docs/sandbox.md repeats it.
+import { PayFormError } from '../service/errors.js';
 
 export type InvoiceKind = 'payment' | 'payout';
 export type InvoiceStatus = 'pending' | 'success' | 'fail' | 'expired';
@@ -34,8 +35,11 @@ export interface Invoice {
 
 export type NewInvoice = Omit<Invoice, 'invoice_id' | 'status' | 'history' | 'key' | 'expiresAt'>;
 
-export class InvoiceTransitionError extends Error {
-  override name = 'InvoiceTransitionError';
+/** A transition the invoice states do not allow (docs/sandbox.md): the sandbox's own bug guard. */
+export class InvoiceTransitionError extends PayFormError {
+  constructor(message: string) {
+    super('invoice_transition', message);
+  }
 }
 
 /** 32 random bytes: a key nobody can guess, and short enough for a URL path segment. */

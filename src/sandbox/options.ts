@@ -1,5 +1,6 @@
 // The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
 import type { FieldIssue } from '../service/field-checks.js';
+import { ConfigError } from '../service/errors.js';
 import { checkOptions, positive, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 import { DEFAULT_MAX_INVOICES } from './invoices.js';
 
@@ -70,8 +71,10 @@ export const SECRET_ENV = 'PAY_FORM_SANDBOX_SECRET';
 export const DEFAULT_MAX_RECORDS = 10_000;
 
 /** A sandbox started with a typo should fail loudly, not run with a default the caller did not mean. */
-export class SandboxOptionsError extends Error {
-  override name = 'SandboxOptionsError';
+export class SandboxOptionsError extends ConfigError {
+  constructor(issues: readonly FieldIssue[]) {
+    super(issues, 'sandbox');
+  }
 }
 
 const callbackUrl: OptionCheck = (v) =>
@@ -105,18 +108,8 @@ const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
   timeoutMs: { check: timerMilliseconds },
 };
 
-/** checkOptions' words for a key outside the table; the sandbox lists those names together. */
-const UNKNOWN = 'is not a sandbox option';
-
 function refuse(issues: FieldIssue[], prefix = ''): void {
-  if (issues.length === 0) return;
-  const unknown: string[] = [];
-  const other: string[] = [];
-  for (const { path, message } of issues) {
-    if (message === UNKNOWN) unknown.push(`${prefix}${path}`);
-    else other.push(`${prefix}${path} ${message}`);
-  }
-  throw new SandboxOptionsError([...(unknown.length ? [`unknown option(s): ${unknown.join(', ')}`] : []), ...other].join('; '));
+  if (issues.length > 0) throw new SandboxOptionsError(issues.map(({ path, message }) => ({ path: prefix + path, message })));
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {

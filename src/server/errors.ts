@@ -1,47 +1,32 @@
-// One error class per kind of failure, all under PayFormError, so a merchant can branch on
-// `instanceof` or on the stable `code` string. None of them ever holds a secret or a signature:
-// messages are built from our own words and the service's `message`, and ApiError's `body` drops
-// the `signature` field. toJSON() is explicit so logging an error as JSON shows only safe fields.
+// One error class per kind of failure, all under PayFormError (service/errors.ts), so a merchant can
+// branch on `instanceof` or on the stable `code` string. Messages are built from our own words and the
+// service's `message`; ApiError's `body` drops the `signature` field (docs/server.md, Errors).
+import { PayFormError, listIssues } from '../service/errors.js';
 import type { ServerErrorCode } from '../service/error-codes.js';
 import type { FieldIssue } from '../service/fields.js';
 import type { Operation } from '../service/paths.js';
 import type { JsonValue } from '../service/signature.js';
 
+export { PayFormError, ConfigError, listIssues, requireOptions } from '../service/errors.js';
 export type { PayFormErrorCode, ServerErrorCode } from '../service/error-codes.js';
 export type { Operation } from '../service/paths.js';
 
-export class PayFormError extends Error {
-  readonly code: ServerErrorCode;
+/** Appended to every message whose error may follow a request the service acted on. */
+const UNKNOWN_OUTCOME = '; the outcome is unknown: reconcile, do not resend';
 
-  constructor(code: ServerErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.name = new.target.name;
-  }
+/**
+ * A call to the service failed: what every such error carries. `outcomeUnknown` is true when the
+ * service may have received and acted on the request: for a payout that means reconcile (look the
+ * request_id up), never resend; the message then says so.
+ */
+export abstract class ServiceCallError extends PayFormError {
+  readonly operation: Operation;
+  readonly outcomeUnknown: boolean;
 
-  /** The message and every own field (all safe by construction), never the stack or the cause. */
-  toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
-    for (const [field, value] of Object.entries(this)) {
-      if (field !== 'cause' && field !== 'stack') out[field] = value;
-    }
-    return out;
-  }
-}
-
-/** Issues as one line of an error message: `path: problem; path: problem`. */
-export function listIssues(issues: readonly FieldIssue[]): string {
-  return issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-}
-
-/** The PaymentClient was constructed with bad options: a bug in the merchant's setup. */
-export class ConfigError extends PayFormError {
-  readonly issues: readonly FieldIssue[];
-
-  /** `owner` names what was being made: the PaymentClient, or a handler factory. */
-  constructor(issues: readonly FieldIssue[], owner = 'PaymentClient') {
-    super('config', `Invalid ${owner} options: ${listIssues(issues)}`);
-    this.issues = issues;
+  constructor(code: ServerErrorCode, operation: Operation, outcomeUnknown: boolean, message: string, options?: { cause?: unknown }) {
+    super(code, outcomeUnknown ? message + UNKNOWN_OUTCOME : message, options);
+    this.operation = operation;
+    this.outcomeUnknown = outcomeUnknown;
   }
 }
 
@@ -56,21 +41,17 @@ export class ValidationError extends PayFormError {
 }
 
 /** The service answered `success: false`. */
-export class ApiError extends PayFormError {
+export class ApiError extends ServiceCallError {
   readonly status: number;
-  readonly operation: Operation;
   /** The service's own text, e.g. 'Invalid ContentType or json format'. */
   readonly serviceMessage: string;
   /** The answer's fields without `signature`. */
   readonly body: Readonly<Record<string, JsonValue>>;
   /** True when the failure answer carried a signature and it checked out; false when it had none. */
   readonly verified: boolean;
-  /**
-   * For a payout refused without a verified signature, or with a status other than a 4xx below 409's
-   * "exists": the refusal cannot be trusted to mean no invoice exists. Reconcile by request_id, do not
-   * resend. Always false for obtain_token.
-   */
-  readonly outcomeUnknown: boolean;
+  // outcomeUnknown: for a payout refused without a verified signature, or with a status other than a
+  // 4xx below 409's "exists", the refusal cannot be trusted to mean no invoice exists. Always false for
+  // obtain_token.
 
   constructor(init: {
     operation: Operation;
@@ -81,18 +62,11 @@ export class ApiError extends PayFormError {
   }) {
     const { signature: _dropped, ...rest } = init.body;
     const serviceMessage = typeof rest['message'] === 'string' ? rest['message'] : '';
-    const outcomeUnknown = init.outcomeUnknown === true;
-    super(
-      'api',
-      `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}` +
-        (outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
-    );
+    super('api', init.operation, init.outcomeUnknown === true, `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}`);
     this.status = init.status;
-    this.operation = init.operation;
     this.serviceMessage = serviceMessage;
     this.body = rest;
     this.verified = init.verified;
-    this.outcomeUnknown = outcomeUnknown;
   }
 }
 
@@ -100,28 +74,21 @@ export class ApiError extends PayFormError {
  * An answer's signature is missing or wrong: its content cannot be trusted. For a payout the service
  * may still have created the invoice, so `outcomeUnknown` is true: reconcile, do not resend.
  */
-export class SignatureError extends PayFormError {
-  readonly operation: Operation;
+export class SignatureError extends ServiceCallError {
   readonly status: number;
-  readonly outcomeUnknown: boolean;
 
   constructor(operation: Operation, status: number, reason: 'missing' | 'mismatch') {
     super(
       'signature',
-      `${operation} answer (HTTP ${status}) ${reason === 'missing' ? 'carries no signature' : 'has a wrong signature'}` +
-        (operation === 'payout' ? '; the outcome is unknown: reconcile, do not resend' : ''),
+      operation,
+      operation === 'payout',
+      `${operation} answer (HTTP ${status}) ${reason === 'missing' ? 'carries no signature' : 'has a wrong signature'}`,
     );
-    this.operation = operation;
     this.status = status;
-    this.outcomeUnknown = operation === 'payout';
   }
 }
 
-/**
- * The fields every transport-level failure shares. `outcomeUnknown` is true when the service may
- * have received and acted on the request: for a payout that means reconcile (look the request_id
- * up), never resend.
- */
+/** What every transport-level failure is told. */
 interface TransportFailure {
   operation: Operation;
   attempts: number;
@@ -129,42 +96,32 @@ interface TransportFailure {
 }
 
 /** The connection failed (refused, reset, cut mid-answer). */
-export class NetworkError extends PayFormError {
-  readonly operation: Operation;
+export class NetworkError extends ServiceCallError {
   readonly attempts: number;
-  readonly outcomeUnknown: boolean;
   /** The system error code found in the cause chain, e.g. 'ECONNREFUSED', when there is one. */
   readonly systemCode: string | undefined;
 
   constructor(init: TransportFailure & { systemCode: string | undefined; cause: unknown }) {
     super(
       'network',
-      `${init.operation} could not reach the payment service` +
-        `${init.systemCode ? ` (${init.systemCode})` : ''} after ${init.attempts} attempt(s)` +
-        (init.outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
+      init.operation,
+      init.outcomeUnknown,
+      `${init.operation} could not reach the payment service${init.systemCode ? ` (${init.systemCode})` : ''} after ${init.attempts} attempt(s)`,
       { cause: init.cause },
     );
-    this.operation = init.operation;
     this.attempts = init.attempts;
-    this.outcomeUnknown = init.outcomeUnknown;
     this.systemCode = init.systemCode;
   }
 }
 
 /** No complete answer within timeoutMs. The request may have been processed. */
-export class TimeoutError extends PayFormError {
-  readonly operation: Operation;
+export class TimeoutError extends ServiceCallError {
+  declare readonly outcomeUnknown: true;
   readonly attempts: number;
   readonly timeoutMs: number;
-  readonly outcomeUnknown: true = true;
 
   constructor(init: { operation: Operation; attempts: number; timeoutMs: number }) {
-    super(
-      'timeout',
-      `${init.operation} got no complete answer within ${init.timeoutMs} ms after ` +
-        `${init.attempts} attempt(s); the outcome is unknown: reconcile, do not resend`,
-    );
-    this.operation = init.operation;
+    super('timeout', init.operation, true, `${init.operation} got no complete answer within ${init.timeoutMs} ms after ${init.attempts} attempt(s)`);
     this.attempts = init.attempts;
     this.timeoutMs = init.timeoutMs;
   }
@@ -178,25 +135,21 @@ export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'sha
  * (`mismatch`) a payout answer whose echoed fields are not those of the request.
  * For a payout the service may still have acted, so `outcomeUnknown` is true.
  */
-export class BadResponseError extends PayFormError {
-  readonly operation: Operation;
+export class BadResponseError extends ServiceCallError {
   readonly status: number;
   readonly reason: BadResponseReason;
   readonly attempts: number;
-  readonly outcomeUnknown: boolean;
 
   constructor(init: TransportFailure & { status: number; reason: BadResponseReason; detail: string }) {
     super(
       'bad_response',
-      `${init.operation} got an unusable answer (HTTP ${init.status}, ${init.reason}: ${init.detail})` +
-        ` after ${init.attempts} attempt(s)` +
-        (init.outcomeUnknown ? '; the outcome is unknown: reconcile, do not resend' : ''),
+      init.operation,
+      init.outcomeUnknown,
+      `${init.operation} got an unusable answer (HTTP ${init.status}, ${init.reason}: ${init.detail}) after ${init.attempts} attempt(s)`,
     );
-    this.operation = init.operation;
     this.status = init.status;
     this.reason = init.reason;
     this.attempts = init.attempts;
-    this.outcomeUnknown = init.outcomeUnknown;
   }
 }
 
@@ -247,5 +200,15 @@ export class PayoutLedgerError extends PayFormError {
         : 'the payout ledger could not record the outcome',
       { cause },
     );
+  }
+}
+
+/**
+ * A callback store (memory, Redis, your own) failed or answered what its contract does not allow, so
+ * the callback was not recorded: the callback handler answers 5xx and the service delivers again.
+ */
+export class StoreError extends PayFormError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('store', message, options);
   }
 }

@@ -13,6 +13,8 @@ export {
   BadResponseError,
   DuplicatePayoutError,
   PayoutLedgerError,
+  ServiceCallError,
+  StoreError,
   type PayFormErrorCode,
   type BadResponseReason,
   type Operation,
@@ -87,5 +89,5 @@ export type {
 export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './client/redis-payout-ledger.js';
 export type { RedisCommandClient } from './stores/redis-client.js';
 export type { PayoutRef, PayoutOutcome } from './client/payout-guard.js';
-export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './http/node-adapter.js';
+export { toNodeHandler, BodyConsumedError, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './http/node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './client/transport.js';

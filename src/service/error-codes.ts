@@ -13,7 +13,7 @@ export type ElementErrorCode =
   | 'invalid-status-url'
   | 'settle-timeout';
 
-/** Codes of pay-form/server's error classes (`PayFormError.code`). */
+/** Codes of the errors pay-form throws (`PayFormError.code`): pay-form/server's classes, the sandbox's, the return helper's. */
 export type ServerErrorCode =
   | 'config'
   | 'validation'
@@ -23,7 +23,14 @@ export type ServerErrorCode =
   | 'timeout'
   | 'bad_response'
   | 'duplicate_payout'
-  | 'payout_ledger';
+  | 'payout_ledger'
+  | 'store'
+  | 'on_status_timeout'
+  | 'body_consumed'
+  | 'body_too_large'
+  | 'unsignable'
+  | 'port_in_use'
+  | 'invoice_transition';
 
 /** Any code pay-form gives, in the browser or on the server. */
 export type PayFormErrorCode = ElementErrorCode | ServerErrorCode;

@@ -1,6 +1,6 @@
 // How a request is checked against a table of field rules: each field names a check, every issue is
 // collected so one answer lists them all, and values are normalised where the service normalises them
-// (docs/service-contract.md, Field rules). The tables themselves live in fields.ts.
+// (docs/service-contract.md, Request fields). The tables themselves live in fields.ts.
 import { checkHttpUrl } from './form-url.js';
 
 export interface FieldIssue {

@@ -1,4 +1,5 @@
-// The payment service's field rules (docs/service-contract.md, "Field rules"), as data. The client checks a
+// The payment service's field rules (docs/service-contract.md: Payout request, Form-token request, and
+// Request fields under what pay-form chooses), as data. The client checks a
 // request against these tables before anything leaves, and the sandbox checks what it receives against
 // the same tables, so the two can never disagree. Where the service's documentation is silent, the choice is marked
 // "(our choice)" and documented in docs/service-contract.md.

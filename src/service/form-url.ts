@@ -64,9 +64,9 @@ export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
   if (url.search || url.hash) {
     return refuse('invalid-base-url', 'base-url has a query or a fragment');
   }
-  // Found by the URL property tests: Node 20's URL parser can leave a dot segment in a parsed path
-  // ("/a/.~/." stays) that a later parse of the form URL removes, moving the form out of its path.
-  // A correct parser never leaves one, so any that remains is refused here, with the base URL's code.
+  // Node 20's URL parser can leave a dot segment in a parsed path ("/a/.~/." stays) that a later parse
+  // of the form URL removes, moving the form out of its path. A correct parser never leaves one, so
+  // any that remains is refused here, with the base URL's code.
   if (/\/(\.|%2e){1,2}(\/|$)/i.test(url.pathname)) {
     return refuse('invalid-base-url', 'base-url has a dot segment');
   }

@@ -7,6 +7,7 @@
 // runtime hands out node:crypto without a static import (process.getBuiltinModule: Node >= 20.16, Deno,
 // Bun), its synchronous createHmac is used instead: same bytes, several times cheaper per call than the
 // async crypto.subtle.sign (docs/performance.md).
+import { PayFormError } from './errors.js';
 
 export type { JsonValue, JsonObject } from './json.js';
 
@@ -21,12 +22,12 @@ function canonical(value: unknown): string {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'number') {
     // JSON has no NaN or Infinity: refusing them keeps signer and verifier from disagreeing silently.
-    if (!Number.isFinite(value)) throw new TypeError('Cannot sign a non-finite number');
+    if (!Number.isFinite(value)) throw new PayFormError('unsignable', 'Cannot sign a non-finite number');
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object') return canonicalObject(value as Record<string, unknown>, undefined);
-  throw new TypeError(`Cannot sign a value of type ${typeof value}`);
+  throw new PayFormError('unsignable', `Cannot sign a value of type ${typeof value}`);
 }
 
 // Plain loops rather than entries/filter/sort/map: this runs twice per token request and once per

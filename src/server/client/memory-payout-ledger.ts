@@ -1,7 +1,7 @@
 // The default payout ledger, for one process: the contract of payout-ledger.ts kept in a Map.
 import type { JsonObject } from '../../service/json.js';
 import { OldestFirst } from '../stores/oldest-first.js';
-import { requireStoreOptions } from '../stores/store-options.js';
+import { requireOptions } from '../errors.js';
 import { atLeastOne, milliseconds } from '../../service/option-rules.js';
 import { LEASE_EXPIRED, type PayoutEntry, type PayoutClaim, type PayoutFinish, type PayoutResolution, type PayoutLedger } from './payout-ledger.js';
 
@@ -30,7 +30,7 @@ export class MemoryPayoutLedger implements PayoutLedger {
   constructor(options: MemoryPayoutLedgerOptions = {}) {
     this.maxEntries = options.maxEntries ?? 100_000;
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
-    requireStoreOptions('MemoryPayoutLedger', [
+    requireOptions('MemoryPayoutLedger', [
       ['maxEntries', atLeastOne(this.maxEntries)],
       ['ttlMs', milliseconds(this.ttlMs)],
     ]);

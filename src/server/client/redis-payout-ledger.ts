@@ -14,7 +14,7 @@ import {
   type PayoutResolution,
 } from './payout-ledger.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from '../stores/redis-client.js';
-import { requireStoreOptions } from '../stores/store-options.js';
+import { ConfigError, requireOptions } from '../errors.js';
 import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 export interface RedisPayoutLedgerOptions {
@@ -112,13 +112,13 @@ export class RedisPayoutLedger implements PayoutLedger {
   readonly #client: RedisCommandClient;
 
   constructor(client: RedisCommandClient, options: RedisPayoutLedgerOptions = {}) {
-    if (!isRedisCommandClient(client)) throw new TypeError('RedisPayoutLedger needs a connected node-redis client');
+    if (!isRedisCommandClient(client)) throw new ConfigError([{ path: 'client', message: 'must be a connected node-redis client' }], 'RedisPayoutLedger');
     this.#client = client;
     this.prefix = options.prefix ?? 'pay-form:payout:';
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
-    if (typeof this.prefix !== 'string') throw new TypeError('prefix must be a string');
-    requireStoreOptions('RedisPayoutLedger', [
+    requireOptions('RedisPayoutLedger', [
+      ['prefix', typeof this.prefix === 'string' ? undefined : 'must be a string'],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
     ]);

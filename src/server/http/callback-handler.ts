@@ -5,7 +5,8 @@ import type { CallbackStore, ClaimResult, OrderOutcome } from '../stores/callbac
 import { MemoryCallbackStore } from '../stores/memory-callback-store.js';
 import type { CallbackPayload } from '../../service/callback.js';
 import { hmacVerifier, type Verifier } from '../../service/signature.js';
-import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './json-answers.js';
+import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
+import { PayFormError, requireOptions } from '../errors.js';
 import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
 import type { PayoutLedger } from '../client/payout-ledger.js';
 import { settleFromCallback } from '../client/payout-guard.js';
@@ -32,8 +33,10 @@ export type CallbackHandlerOptions =
   | (CallbackCommon & { verifier: Verifier; secret?: never });
 
 /** What onError hears when onStatus did not settle within onStatusTimeoutMs. */
-export class OnStatusTimeoutError extends Error {
-  override name = 'OnStatusTimeoutError';
+export class OnStatusTimeoutError extends PayFormError {
+  constructor(ms: number) {
+    super('on_status_timeout', `onStatus did not settle within ${ms} ms`);
+  }
 }
 
 /** Settles with the promise's outcome, or 'timeout' after `ms`. */
@@ -163,7 +166,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
     if (ran === 'timeout') {
       // The call may still finish, but nothing waits for it: the next delivery calls onStatus again.
-      onError?.(new OnStatusTimeoutError(`onStatus did not settle within ${timeoutMs} ms`));
+      onError?.(new OnStatusTimeoutError(timeoutMs));
       await store.fail(key).catch(onError);
       return NOT_HANDLED[503];
     }

@@ -3,9 +3,7 @@
 // with our own fixed words, never upstream internals or a secret. The handlers themselves:
 // token-handler.ts, callback-handler.ts, status-handler.ts; their two entries (Fetch and node:http): native.ts.
 import { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody, isJsonContentType, jsonHeaders, parseJsonObject } from '../../service/body.js';
-import { ConfigError } from '../errors.js';
 import { Answer, type Incoming } from './handler-logic.js';
-import { issuesAmong } from '../../service/option-rules.js';
 import type { JsonValue } from '../../service/signature.js';
 
 export { INVALID_JSON_MESSAGE, MAX_REQUEST_BYTES };
@@ -26,11 +24,4 @@ export async function readJsonObject(incoming: Incoming): Promise<Record<string,
   if (bytes === undefined) return failure(413, TOO_LARGE_MESSAGE);
   const parsed = parseJsonObject(bytes);
   return parsed.ok ? parsed.value : failure(400, INVALID_JSON_MESSAGE);
-}
-
-/** A handler factory's option checks, each `[path, problem]` with the problem as an OptionCheck
- *  (service/option-rules.ts) answers it, undefined when fine: a ConfigError listing every problem. */
-export function requireOptions(owner: string, checks: ReadonlyArray<readonly [path: string, problem: string | undefined]>): void {
-  const issues = issuesAmong(checks);
-  if (issues.length > 0) throw new ConfigError(issues, owner);
 }

@@ -1,8 +1,8 @@
 // Bodies known without reading a stream. toNodeHandler already holds a request's raw bytes, and the
 // handlers already hold the JSON text of the answers they build; handing those over directly spares
-// a web-stream round trip per request (a reader, several promise hops, a 'close' race), which was most
-// of the per-request cost under node:http. Only objects the other side made are in these maps: any
-// other Request or Response (a wrapper's clone, a Fetch runtime's own) is read as a stream, as before.
+// a web-stream round trip per request (a reader, several promise hops, a 'close' race), the largest
+// per-request cost under node:http (docs/performance.md). Only objects the other side made are in
+// these maps: any other Request or Response (a wrapper's clone, a Fetch runtime's own) is read as a stream.
 
 const requestBytes = new WeakMap<Request, Uint8Array>();
 const responseTexts = new WeakMap<Response, string>();

@@ -4,10 +4,11 @@
 // JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
 // The request and response are typed by the members used, not by node:http: pay-form/server's
 // declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
-// pay-form's own handlers are run through their logic directly (native.ts): no Request is built unless
+// pay-form's own handlers are run through their logic directly (handler-logic.ts): no Request is built unless
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
 import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
 import { knownResponseText, requestWithBytes } from './known-bodies.js';
+import { PayFormError } from '../errors.js';
 import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './handler-logic.js';
 
 /** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
@@ -40,7 +41,12 @@ export interface NodeResponse {
 
 export type NodeHandler = (req: NodeRequest, res: NodeResponse, next?: (error?: unknown) => void) => void;
 
-class BodyTooLarge extends Error {}
+/** Internal: a body past the cap, answered 413 here and never thrown past toNodeHandler. */
+class BodyTooLarge extends PayFormError {
+  constructor() {
+    super('body_too_large', TOO_LARGE_MESSAGE);
+  }
+}
 
 /**
  * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
@@ -68,13 +74,13 @@ function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
 }
 
 /** The body stream was read before the handler ran: there are no bytes left to verify. */
-export class BodyConsumedError extends Error {
+export class BodyConsumedError extends PayFormError {
   constructor() {
     super(
+      'body_consumed',
       'toNodeHandler: the request body was already read by a body parser; mount the handler before body ' +
         "parsers (Express), behind express.raw(), or in a Fastify scope whose content-type parser leaves the body unread",
     );
-    this.name = 'BodyConsumedError';
   }
 }
 
@@ -109,10 +115,10 @@ function toRequest(req: NodeRequest, url: URL, body: Buffer | undefined, signal:
 }
 
 /** Methods a Fetch Request cannot carry (its constructor throws): such a request takes the Fetch path
- *  even to pay-form's own handlers, so it fails there exactly as it always did. */
+ *  even to pay-form's own handlers, so it is answered as under any Fetch runtime. */
 const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** What node:http already holds, as pay-form's handlers read it (native.ts); the same facts a Request
+/** What node:http already holds, as pay-form's handlers read it (handler-logic.ts); the same facts a Request
  *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
  *  an object of closures: one allocation per request. The URL and the Request are made only when a
  *  handler asks: the callback handler needs neither, so it answers even a Host that makes no URL, where

@@ -2,7 +2,8 @@
 // one order, as the callback handler recorded it, with a bounded long poll. The element's side of this
 // exchange is fixed in docs/element.md (status-url).
 import type { CallbackStore, OrderStatus } from '../stores/callback-store.js';
-import { answer, failure, requireOptions, type FetchHandler } from './json-answers.js';
+import { answer, failure, type FetchHandler } from './json-answers.js';
+import { requireOptions } from '../errors.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 

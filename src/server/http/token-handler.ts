@@ -1,8 +1,8 @@
 // The token endpoint the browser calls (docs/server.md, Token endpoint).
 import type { PaymentClient } from '../client/payment-client.js';
-import { PayFormError, ValidationError } from '../errors.js';
+import { PayFormError, ValidationError, requireOptions } from '../errors.js';
 import type { TokenParams } from '../../service/fields.js';
-import { answer, failure, readJsonObject, requireOptions, type FetchHandler } from './json-answers.js';
+import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn } from '../../service/option-rules.js';
 

@@ -3,7 +3,7 @@
 import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
 import { Watchers } from './watchers.js';
 import { OldestFirst } from './oldest-first.js';
-import { requireStoreOptions } from './store-options.js';
+import { requireOptions } from '../errors.js';
 import { atLeastOne, milliseconds } from '../../service/option-rules.js';
 
 export interface MemoryCallbackStoreOptions {
@@ -40,7 +40,7 @@ export class MemoryCallbackStore implements CallbackStore {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
-    requireStoreOptions('MemoryCallbackStore', [
+    requireOptions('MemoryCallbackStore', [
       ['maxEntries', atLeastOne(this.maxEntries)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['leaseMs', milliseconds(this.leaseMs)],

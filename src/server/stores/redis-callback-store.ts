@@ -5,7 +5,7 @@
 import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
 import { Watchers } from './watchers.js';
 import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
-import { requireStoreOptions } from './store-options.js';
+import { ConfigError, StoreError, requireOptions } from '../errors.js';
 import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 /** The subscriber connection: what node-redis's `client.duplicate()` gives. */
@@ -73,7 +73,7 @@ export class RedisCallbackStore implements CallbackStore {
 
   constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
     if (!isRedisCommandClient(client) || typeof client.duplicate !== 'function') {
-      throw new TypeError('RedisCallbackStore needs a node-redis client (createClient from the redis package)');
+      throw new ConfigError([{ path: 'client', message: 'must be a connected node-redis client (createClient from the redis package)' }], 'RedisCallbackStore');
     }
     this.#client = client;
     this.prefix = options.prefix ?? 'pay-form:';
@@ -81,7 +81,7 @@ export class RedisCallbackStore implements CallbackStore {
     this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError;
-    requireStoreOptions('RedisCallbackStore', [
+    requireOptions('RedisCallbackStore', [
       ['leaseMs', milliseconds(this.leaseMs)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
@@ -122,7 +122,7 @@ export class RedisCallbackStore implements CallbackStore {
     }
     if (answer === 'new') this.#tokens.set(key, token);
     if (answer === 'new' || answer === 'done' || answer === 'in-flight') return answer;
-    throw new Error(`Redis: unexpected answer to the claim: ${String(answer)}`);
+    throw new StoreError(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
 
   async complete(key: string, outcome?: OrderOutcome): Promise<void> {

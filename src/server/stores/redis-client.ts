@@ -2,6 +2,7 @@
 // node-redis client (`await createClient(...).connect()`, v5 or later) and pay-form never imports
 // 'redis', so the package works without it and its types do not depend on it. Any client with the
 // same method shape fits. RedisCallbackStore's client type is this one plus `duplicate()` for pub/sub.
+import { StoreError } from '../errors.js';
 
 /** The part of a connected node-redis client that sends commands. */
 export interface RedisCommandClient {
@@ -21,7 +22,7 @@ export function isRedisCommandClient(client: unknown): client is RedisCommandCli
  * (and a payout) forever; the race is the bound for clients that ignore the `timeout` option.
  */
 export async function redisCommand(client: RedisCommandClient, args: string[], timeoutMs: number): Promise<unknown> {
-  if (client.isReady === false) throw new Error('Redis is not connected');
+  if (client.isReady === false) throw new StoreError('Redis is not connected');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${timeoutMs} ms`)), timeoutMs);

@@ -100,8 +100,8 @@ test('with the default retry settings a refused callback is delivered again', as
 });
 
 test('options are checked: an unknown option or a bad callbackUrl throws at once', async () => {
-  await assert.rejects(startSandbox({ prot: 1 } as never), /unknown option\(s\): prot/);
-  await assert.rejects(startSandbox({ callbackUrl: 'ftp://x' }), /callbackUrl must be an absolute http\(s\) URL/);
+  await assert.rejects(startSandbox({ prot: 1 } as never), /prot: is not a sandbox option/);
+  await assert.rejects(startSandbox({ callbackUrl: 'ftp://x' }), /callbackUrl: must be an absolute http\(s\) URL/);
 });
 
 test('options are checked from one table: every bad option is named at once, callbackRetry too', async () => {
@@ -109,15 +109,15 @@ test('options are checked from one table: every bad option is named at once, cal
     startSandbox({ prot: 1, port: 70000, keyTtlMs: -1, callbackRetry: { maxAttempts: 0, tries: 3 } } as never),
     (error: Error) =>
       error.name === 'SandboxOptionsError' &&
-      /unknown option\(s\): prot/.test(error.message) &&
-      /port must be 0\.\.65535/.test(error.message) &&
-      /keyTtlMs must be a finite number above 0/.test(error.message),
+      /prot: is not a sandbox option/.test(error.message) &&
+      /port: must be 0\.\.65535/.test(error.message) &&
+      /keyTtlMs: must be a finite number above 0/.test(error.message),
   );
-  await assert.rejects(startSandbox({ callbackRetry: { maxAttempts: 0, tries: 3 } } as never), /unknown option\(s\): callbackRetry\.tries; callbackRetry\.maxAttempts must be/);
+  await assert.rejects(startSandbox({ callbackRetry: { maxAttempts: 0, tries: 3 } } as never), /callbackRetry\.tries: is not a sandbox option; callbackRetry\.maxAttempts: must be/);
   // A timer past 2^31 - 1 ms fires after 1 ms: such delays are refused, not turned into a busy loop.
-  await assert.rejects(startSandbox({ payoutDelayMs: 2 ** 31 }), /payoutDelayMs must be a whole number of milliseconds, 0 to 2147483647/);
+  await assert.rejects(startSandbox({ payoutDelayMs: 2 ** 31 }), /payoutDelayMs: must be a whole number of milliseconds, 0 to 2147483647/);
   await assert.rejects(
     startSandbox({ callbackRetry: { timeoutMs: 2 ** 31, maxDelayMs: 2 ** 31 } }),
-    (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name} must be a whole number of milliseconds, 1 to 2147483647`)),
+    (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name}: must be a whole number of milliseconds, 1 to 2147483647`)),
   );
 });

@@ -52,7 +52,7 @@ test('a bad option exits 2 with the usage text', async () => {
   const { child, output } = run(['--port', 'eighty']);
   const [code] = await once(child, 'exit');
   assert.equal(code, 2);
-  assert.match(output().stderr, /--port must be a whole number/);
+  assert.match(output().stderr, /--port: must be a whole number/);
   assert.match(output().stderr, /Usage: pay-form-sandbox/);
 });
 

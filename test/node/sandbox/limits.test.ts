@@ -88,7 +88,7 @@ test('a used key\'s page links back to the shop\'s return page for its result', 
 
 test('maxInvoices and maxRecords must be whole numbers of at least 1', async () => {
   for (const bad of [0, -1, 1.5, Number.NaN]) {
-    await assert.rejects(sandbox({ maxInvoices: bad }), /maxInvoices must be a whole number of at least 1/);
-    await assert.rejects(sandbox({ maxRecords: bad }), /maxRecords must be a whole number of at least 1/);
+    await assert.rejects(sandbox({ maxInvoices: bad }), /maxInvoices: must be a whole number of at least 1/);
+    await assert.rejects(sandbox({ maxRecords: bad }), /maxRecords: must be a whole number of at least 1/);
   }
 });

@@ -311,6 +311,6 @@ describe('MemoryCallbackStore', () => {
     const store = new MemoryCallbackStore();
     assert.equal(store.maxEntries, 10_000);
     assert.equal(store.ttlMs, 86_400_000);
-    assert.throws(() => new MemoryCallbackStore({ maxEntries: 0 }), RangeError);
+    assert.throws(() => new MemoryCallbackStore({ maxEntries: 0 }), ConfigError);
   });
 });

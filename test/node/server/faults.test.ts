@@ -1,4 +1,4 @@
-// Upstream faults (issue 6 item 3) against real loopback servers: each gives the documented typed
+// Upstream faults against real loopback servers: each gives the documented typed
 // error after the documented number of attempts, counted on the server. Timeouts are only limits.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

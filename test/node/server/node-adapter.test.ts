@@ -179,7 +179,7 @@ describe('toNodeHandler with the handlers: bodies made elsewhere are read, not a
     assert.deepEqual(seen, ['inv-fast']);
   });
 
-  test('a Request whose stream was read before the handler: answered as before, never from the kept bytes', async () => {
+  test('a Request whose stream was read before the handler: read as a stream, never from the kept bytes', async () => {
     const callback = createCallbackHandler({ secret: SECRET, onStatus: () => undefined });
     const url = await serve(
       toNodeHandler(async (request) => {

@@ -1,4 +1,4 @@
-// Issue 14's acceptance: a payout goes out once across real processes sharing a real redis-server,
+// A payout goes out once across real processes sharing a real redis-server,
 // against the real sandbox. Each worker is its own Node process with its own PaymentClient and Redis
 // connection (test/support/payout-worker.ts).
 import { after, before, test } from 'node:test';

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
-import { createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
+import { ConfigError, createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET } from '../../support/service.js';
 import { waitUntilRefused } from '../../support/callback-workers.js';
@@ -87,10 +87,10 @@ describe('RedisCallbackStore', () => {
   });
 
   test('options are checked, and a non-client is refused', async () => {
-    assert.throws(() => new RedisCallbackStore({} as never), TypeError);
+    assert.throws(() => new RedisCallbackStore({} as never), /Invalid RedisCallbackStore options: client: must be a connected node-redis client/);
     const client = createClient({ url: redis.url });
-    assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), RangeError);
-    assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), RangeError);
+    assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), ConfigError);
+    assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), ConfigError);
   });
 });
 

@@ -1,9 +1,9 @@
-// The four stores and ledgers check their options with one set of rules and one wording: a RangeError
+// The four stores and ledgers check their options with one set of rules and one wording: a ConfigError
 // naming every bad option, when the store is made. Infinity is refused (docs/stores.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
-import { MemoryCallbackStore, MemoryPayoutLedger, RedisCallbackStore, RedisPayoutLedger } from '../../../src/server/index.js';
+import { ConfigError, MemoryCallbackStore, MemoryPayoutLedger, RedisCallbackStore, RedisPayoutLedger } from '../../../src/server/index.js';
 import { refusedUrl } from '../../support/loopback.js';
 
 // A real node-redis client, never connected: the constructors only check its shape.
@@ -34,7 +34,7 @@ function refusal(make: () => unknown): string {
   try {
     make();
   } catch (error) {
-    assert.ok(error instanceof RangeError, `a RangeError, not ${String(error)}`);
+    assert.ok(error instanceof ConfigError && error.code === 'config', `a ConfigError, not ${String(error)}`);
     return error.message;
   }
   assert.fail('accepted');
@@ -42,7 +42,7 @@ function refusal(make: () => unknown): string {
 
 for (const [owner, options] of Object.entries(OPTIONS)) {
   const make = MAKERS[owner]!;
-  test(`${owner}: every bad value of ${Object.keys(options).join(', ')} is a RangeError in the one wording`, () => {
+  test(`${owner}: every bad value of ${Object.keys(options).join(', ')} is a ConfigError in the one wording`, () => {
     for (const [name, words] of Object.entries(options)) {
       for (const value of BAD) {
         assert.equal(refusal(() => make({ [name]: value })), `Invalid ${owner} options: ${name}: ${words}`, `${name}: ${String(value)}`);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { canonicalJson, hmacSigner, hmacVerifier, sign, signed, timingSafeEqual, verify, webCryptoSign } from '../../../src/service/signature.js';
+import { PayFormError } from '../../../src/service/errors.js';
 
 // Expected values come from node:crypto over hand-written canonical strings, never from sign() itself.
 const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message, 'utf8').digest('hex');
@@ -59,7 +60,7 @@ test('verify accepts the right signature and refuses a tampered payload, a wrong
 });
 
 test('non-finite numbers cannot be signed', async () => {
-  await assert.rejects(sign({ amount: Number.NaN }, 'k'), TypeError);
+  await assert.rejects(sign({ amount: Number.NaN }, 'k'), (error: unknown) => error instanceof PayFormError && error.code === 'unsignable');
 });
 
 test('timingSafeEqual compares whole strings', () => {
