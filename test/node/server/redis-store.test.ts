@@ -87,7 +87,7 @@ describe('RedisCallbackStore', () => {
   });
 
   test('options are checked, and a non-client is refused', async () => {
-    assert.throws(() => new RedisCallbackStore({} as never), /Invalid RedisCallbackStore options: client: must be a connected node-redis client/);
+    assert.throws(() => new RedisCallbackStore({} as never), /Invalid RedisCallbackStore options: client: must be a connected client of node-redis or ioredis/);
     const client = createClient({ url: redis.url });
     assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), ConfigError);
     assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), ConfigError);
