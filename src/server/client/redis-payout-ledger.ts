@@ -147,16 +147,46 @@ export class RedisPayoutLedger implements PayoutLedger {
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {
     const lease = String(Math.max(1, Math.ceil(claim.leaseMs)));
     const args = [claim.token, claim.fingerprint, lease];
-    if (this.replicas === 0) return toEntry(await CLAIM.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs));
-    const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
-    const { reply, replicas } = await CLAIM.runAndWait(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs + this.replicaWaitMs);
+    // Not connected: nothing goes out, so there is nothing to release.
+    if (!this.#redis.ready()) throw new Error('Redis is not connected');
+    let reply: unknown;
+    let replicas = this.replicas;
+    try {
+      if (this.replicas === 0) reply = await CLAIM.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs);
+      else {
+        const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
+        ({ reply, replicas } = await CLAIM.runAndWait(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs + this.replicaWaitMs));
+      }
+    } catch (error) {
+      // The claim may have landed (a late answer, or a primary that died after running it and before
+      // answering, whose replica now serves): the caller sends nothing, so it is released.
+      this.#release(key, claim);
+      throw error;
+    }
     const held = toEntry(reply);
     if (held === undefined && replicas < this.replicas) {
-      // Ours, but only the primary has it: released, so the request_id is not left in flight.
-      await this.finish(key, claim.token, { state: 'free' }).catch(() => undefined);
+      this.#release(key, claim);
       throw new Error(`Redis: the claim reached ${replicas} of ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
     }
     return held;
+  }
+
+  /**
+   * Frees a claim whose payout was refused, again and again until Redis takes it (a failover can last
+   * seconds) or the claim's lease ends. Only this claim's token is freed, so a late release never
+   * touches another call's claim.
+   */
+  #release(key: string, claim: PayoutClaim): void {
+    const until = Date.now() + claim.leaseMs;
+    const attempt = (pause: number): void => {
+      this.finish(key, claim.token, { state: 'free' }).catch(() => {
+        if (Date.now() + pause >= until) return;
+        // unref: a pending release does not keep the process alive (Node; other runtimes lack it).
+        const timer: { unref?(): unknown } = setTimeout(() => attempt(Math.min(pause * 2, 1000)), pause);
+        timer.unref?.();
+      });
+    };
+    attempt(50);
   }
 
   async finish(key: string, token: string, outcome: PayoutFinish): Promise<void> {

@@ -163,14 +163,40 @@ function ioredis(client: IoredisLike): RedisConnection {
   };
 }
 
-/** The connection for a client of any shape pay-form takes; undefined for anything else. */
-export function redisConnection(client: RedisCommandClient | RedisClientLike): RedisConnection | undefined {
+/**
+ * A pinned pipeline that met MOVED (the slot has a new primary, after a failover) was not run there.
+ * One command through the client's own routing teaches it the new owner; the pipeline then goes once
+ * more, to that node.
+ */
+function followMoved(redis: RedisConnection): RedisConnection {
+  const pipeline = redis.pipeline;
+  return {
+    ...redis,
+    async pipeline(key, commands) {
+      try {
+        return await pipeline(key, commands);
+      } catch (error) {
+        if (!(error instanceof Error && error.message.startsWith('MOVED'))) throw error;
+        await redis.send(key, ['EXISTS', key]);
+        return pipeline(key, commands);
+      }
+    },
+  };
+}
+
+function recognise(client: RedisCommandClient | RedisClientLike): RedisConnection | undefined {
   if (isIoredis(client)) return ioredis(client);
   if (!has(client, 'sendCommand')) return undefined;
   // node-redis's Sentinel client alone has getMasterNode, its cluster client alone nodeClient.
   if (has(client, 'getMasterNode') && has(client, 'multi')) return nodeRedisSentinel(client as NodeRedisSentinelLike);
   if (has(client, 'nodeClient') && has(client, 'multi')) return nodeRedisCluster(client as NodeRedisClusterLike);
   return nodeRedisClient(client as NodeRedisClientLike);
+}
+
+/** The connection for a client of any shape pay-form takes; undefined for anything else. */
+export function redisConnection(client: RedisCommandClient | RedisClientLike): RedisConnection | undefined {
+  const redis = recognise(client);
+  return redis?.topology === 'cluster' ? followMoved(redis) : redis;
 }
 
 /** A key prefix's problem, if any: it must be a string without `{` or `}`, since pay-form places the hash tags. */
