@@ -24,8 +24,9 @@ export interface RedisClusterSet {
   primaries(): Promise<number[]>;
   /** The port of the primary holding `key`'s slot now. */
   primaryFor(key: string): Promise<number>;
-  /** CLUSTER FAILOVER on a replica of the primary holding `key`; answers the old and new primary's ports. */
-  failover(key: string): Promise<{ from: number; to: number }>;
+  /** CLUSTER FAILOVER on a replica of the primary holding `key`; answers the old and new primary's
+   *  ports. `onPromoted` runs as soon as the replica says ROLE master, before the others agree. */
+  failover(key: string, onPromoted?: () => void): Promise<{ from: number; to: number }>;
   stop(): Promise<void>;
 }
 
@@ -115,7 +116,7 @@ export async function startRedisCluster(): Promise<RedisClusterSet> {
     rootNodes: ports.map((port) => ({ host: '127.0.0.1', port })),
     primaries,
     primaryFor,
-    async failover(key) {
+    async failover(key, onPromoted) {
       const from = await primaryFor(key);
       const lines = await clusterNodes(from);
       const primaryId = lines.find((l) => l.flags.includes('myself'))?.id;
@@ -123,6 +124,7 @@ export async function startRedisCluster(): Promise<RedisClusterSet> {
       if (replica === undefined) throw new Error(`the primary on ${from} has no replica`);
       await command(replica.port, 'CLUSTER', 'FAILOVER');
       await until(`the replica on ${replica.port} to say ROLE master`, async () => (await role(replica.port)) === 'master');
+      onPromoted?.();
       await settled(ports);
       return { from, to: replica.port };
     },

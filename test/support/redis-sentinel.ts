@@ -18,8 +18,9 @@ export interface RedisSentinelSet {
   readonly sentinels: ReadonlyArray<{ host: string; port: number }>;
   /** The primary's port, as the sentinels name it now. */
   primary(): Promise<number>;
-  /** Crashes the primary, waits until the replica is promoted and its old primary serves as its replica. */
-  failover(): Promise<{ from: number; to: number }>;
+  /** Crashes the primary, waits until the replica is promoted and its old primary serves as its replica.
+   *  `onPromoted` runs as soon as the promoted node says ROLE master. */
+  failover(onPromoted?: () => void): Promise<{ from: number; to: number }>;
   stop(): Promise<void>;
 }
 
@@ -84,7 +85,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelSet> {
     name: SENTINEL_NAME,
     sentinels: sentinels.map(({ port }) => ({ host: '127.0.0.1', port })),
     primary,
-    async failover() {
+    async failover(onPromoted) {
       const from = await primary();
       const old = data.find((d) => d.port === from);
       const next = data.find((d) => d.port !== from);
@@ -98,6 +99,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelSet> {
           ),
       );
       await until(`${next.port} to say ROLE master`, async () => (await role(next.port)) === 'master');
+      onPromoted?.();
       old.child = await startData(old.port, old.dir, next.port);
       await ready(next.port, old.port);
       return { from, to: next.port };
