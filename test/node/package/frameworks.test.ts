@@ -8,15 +8,16 @@ import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { compileTemplate, parse } from 'vue/compiler-sfc';
 import { distFile, root } from './dist.js';
+import { angularToolchain, nodeLine } from '../../support/toolchain.js';
 
 interface Run {
   code: number | null;
   output: string;
 }
 
-/** Angular 22 refuses Node 20: its compiler (from the angular-toolchain workspace) runs on the pinned Node 22. */
-const NODE22 = new URL('node_modules/node22/bin/node', root).pathname;
-const NGC = new URL('test/frameworks/angular-toolchain/node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js', root).pathname;
+/** Angular 22 refuses Node 20: its compiler (test/frameworks/angular-toolchain, installed on first use) runs on the pinned Node 22. */
+const NODE22 = nodeLine('node22');
+const NGC = `${angularToolchain()}/node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js`;
 
 function command(bin: string): { file: string; prefix: string[] } {
   if (bin === 'ngc') return { file: NODE22, prefix: [NGC] };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, realpathSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,10 @@ const SOURCES = ['package.json', 'README.md', 'tsconfig.json', 'custom-elements-
 let temp: string;
 let app: string;
 let packed: string[];
+/** What `npm install <tarball>` printed in the merchant's app. */
+let installOutput: string;
+/** The packed package.json, as the merchant's npm reads it. */
+let packedManifest: { scripts?: Record<string, string> };
 
 before(async () => {
   temp = await mkdtemp(join(tmpdir(), 'pay-form-pack-'));
@@ -38,7 +42,9 @@ before(async () => {
   await mkdir(app);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }));
   // From the cache the project's own install filled; only the npm registry is asked for anything missing.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(out, info!.filename)], { cwd: app });
+  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(out, info!.filename)], { cwd: app });
+  installOutput = installed.stdout + installed.stderr;
+  packedManifest = JSON.parse(await readFile(join(app, 'node_modules', 'pay-form', 'package.json'), 'utf8')) as typeof packedManifest;
 }, LIMIT);
 after(() => (temp ? rm(temp, { recursive: true, force: true }) : undefined));
 
@@ -51,6 +57,13 @@ test('npm pack after `npm start` ships the whole build: every entry, its types, 
     assert.ok(packed.includes(file), `${file} is in the tarball (${packed.length} files)`);
   }
   assert.ok(!packed.some((f) => f.startsWith('src/') || f.startsWith('test/')), 'no sources or tests');
+});
+
+test('npm 11 installs the tarball without a word about pay-form: no install script, no warning', LIMIT, () => {
+  const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => packedManifest.scripts?.[name] !== undefined);
+  assert.deepEqual(lifecycle, [], 'no script runs when a merchant installs the package');
+  const warnings = installOutput.split('\n').filter((line) => /\bwarn\b/i.test(line) && /pay-form|script/i.test(line));
+  assert.deepEqual(warnings, [], installOutput);
 });
 
 test('installed into a clean folder: pay-form, pay-form/server and pay-form/sandbox import', LIMIT, async () => {
