@@ -25,10 +25,10 @@ export interface ConnectedRedis {
 
 const ignore = () => undefined;
 
-async function nodeRedis(target: RedisTarget): Promise<ConnectedRedis> {
+async function nodeRedis(target: RedisTarget, onError: (error: unknown) => void): Promise<ConnectedRedis> {
   switch (target.topology) {
     case 'standalone': {
-      const client = createClient({ url: target.url, disableOfflineQueue: true, socket: { reconnectStrategy: 50 } }).on('error', ignore);
+      const client = createClient({ url: target.url, disableOfflineQueue: true, socket: { reconnectStrategy: 50 } }).on('error', onError);
       await client.connect();
       return { client, close: async () => client.destroy() };
     }
@@ -36,7 +36,7 @@ async function nodeRedis(target: RedisTarget): Promise<ConnectedRedis> {
       const client = createCluster({
         rootNodes: target.rootNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
         defaults: { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } },
-      }).on('error', ignore);
+      }).on('error', onError);
       await client.connect();
       return { client, close: async () => client.destroy() };
     }
@@ -45,14 +45,14 @@ async function nodeRedis(target: RedisTarget): Promise<ConnectedRedis> {
         name: target.name,
         sentinelRootNodes: [...target.sentinels],
         nodeClientOptions: { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } },
-      }).on('error', ignore);
+      }).on('error', onError);
       await client.connect();
       return { client, close: () => client.destroy() };
     }
   }
 }
 
-async function ioredis(target: RedisTarget): Promise<ConnectedRedis> {
+async function ioredis(target: RedisTarget, onError: (error: unknown) => void): Promise<ConnectedRedis> {
   const common = { lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => 50 } as const;
   const client =
     target.topology === 'cluster'
@@ -60,14 +60,15 @@ async function ioredis(target: RedisTarget): Promise<ConnectedRedis> {
       : target.topology === 'sentinel'
         ? new Redis({ ...common, name: target.name, sentinels: [...target.sentinels], sentinelRetryStrategy: () => 50 })
         : new Redis(target.url, common);
-  client.on('error', ignore);
+  client.on('error', onError);
   await client.connect();
   return { client, close: async () => client.disconnect() };
 }
 
-/** A connected client of `spec.library` on `spec.target`. */
-export function connectRedis(spec: RedisSpec): Promise<ConnectedRedis> {
-  return spec.library === 'node-redis' ? nodeRedis(spec.target) : ioredis(spec.target);
+/** A connected client of `spec.library` on `spec.target`; its error events go to `onError` (tests
+ *  stop servers under it, so by default they are ignored). */
+export function connectRedis(spec: RedisSpec, onError: (error: unknown) => void = ignore): Promise<ConnectedRedis> {
+  return spec.library === 'node-redis' ? nodeRedis(spec.target, onError) : ioredis(spec.target, onError);
 }
 
 /** Every library on one target, for tests that run the same contract through each. */
