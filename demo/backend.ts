@@ -1,13 +1,15 @@
 // The demo merchant's backend: the shop's own routes under /api/checkout/, built on pay-form/server.
-// The secret stays here; the page gets the service's base URL, its orders, keys and the callback log.
+// The secret stays here; the page gets the service's base URL, and its shopper's own orders, keys,
+// statuses and callbacks, never another shopper's. What it keeps in memory is bounded.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
   type TokenParams,
 } from '../src/server/index.js';
 import { SettledOrders, type CallbackStore } from './backend-status.js';
+import { ensureShopper, shopperOf } from './shoppers.js';
 import { failureBody, isJsonContentType, jsonResponse as json } from '../src/service/body.js';
-import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
+import { checkChoices, DEFAULT_MAX_ORDERS, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES, type Order } from './catalogue.js';
 
 /** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
 type Route = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -29,6 +31,10 @@ export interface DemoBackendConfig {
   shopOrigin: string;
   /** Where callbacks and verified statuses are kept: memory by default, Redis with REDIS_URL. */
   store?: CallbackStore;
+  /** The most orders kept, and entries of the callback log; the oldest go first. Default 10000. */
+  maxOrders?: number;
+  /** Told of each verified callback, whoever's order it is (backend A of the cluster prints them). */
+  onCallback?: (entry: CallbackLogEntry) => void;
 }
 
 export interface CallbackLogEntry {
@@ -49,20 +55,30 @@ const notFound: Route = toNodeHandler(async () => json(404, failureBody('Not fou
 /** The shop's customer on the demo: fixed, since the demo has no accounts. */
 const DEMO_CUSTOMER = 'demo-customer';
 
+/** A log entry and the shopper it may be shown to (none when the order is not this backend's). */
+interface Logged {
+  shopper: string | undefined;
+  entry: CallbackLogEntry;
+}
+
 export class DemoBackend {
-  readonly orders = new OrderBook();
-  readonly #log: CallbackLogEntry[] = [];
-  readonly #streams = new Set<ServerResponse>();
+  readonly orders: OrderBook;
+  readonly #log: Logged[] = [];
+  readonly #maxLog: number;
+  /** Each open event stream and the shopper it is for. */
+  readonly #streams = new Map<ServerResponse, string | undefined>();
   readonly #routes: Readonly<Record<string, Route>>;
   readonly #settled: SettledOrders;
 
   constructor(readonly config: DemoBackendConfig) {
+    this.orders = new OrderBook(config.maxOrders);
+    this.#maxLog = config.maxOrders ?? DEFAULT_MAX_ORDERS;
     const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
     const tokenHandler = createTokenHandler({
       client,
       resolve: (request, body) => this.#tokenParams(request, body.order_ref),
     });
-    this.#settled = new SettledOrders(config.store);
+    this.#settled = new SettledOrders((orderRef) => this.orders.get(orderRef), config.store);
     const callbackHandler = createCallbackHandler({
       secret: config.secret, store: this.#settled.store, onStatus: (payload) => this.#record(payload),
     });
@@ -71,11 +87,11 @@ export class DemoBackend {
       'GET catalogue': toNodeHandler(async () =>
         json(200, { products: priceList(), currencies: Object.keys(RATES), methods: DEMO_METHODS, languages: DEMO_LANGUAGES }),
       ),
-      'POST orders': toNodeHandler(async (request) => this.#settled.remember(request, await this.#createOrder(request))),
+      'POST orders': toNodeHandler((request) => this.#createOrder(request)),
       'GET status': toNodeHandler(this.#settled.handler),
       'POST token': toNodeHandler((request) => this.#token(request, tokenHandler)),
       'POST callback': toNodeHandler(callbackHandler),
-      'GET callbacks': toNodeHandler(async () => json(200, this.#log)),
+      'GET callbacks': toNodeHandler(async (request) => json(200, this.#logOf(shopperOf(request.headers.get('cookie'))))),
       'GET events': (req, res) => this.#stream(req, res),
     };
   }
@@ -84,16 +100,18 @@ export class DemoBackend {
   readonly middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
     const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
     if (!path.startsWith(CHECKOUT_PREFIX)) return next();
+    ensureShopper(req, res);
     const route = this.#routes[`${req.method} ${path.slice(CHECKOUT_PREFIX.length)}`];
     (route ?? notFound)(req, res, next);
   };
 
+  /** Every shopper's callbacks, for the shop's own code (tests); a browser sees only its own. */
   callbacks(): readonly CallbackLogEntry[] {
-    return this.#log;
+    return this.#log.map((logged) => logged.entry);
   }
 
   close(): void {
-    for (const res of this.#streams) res.end();
+    for (const res of this.#streams.keys()) res.end();
     this.#streams.clear();
   }
 
@@ -118,8 +136,16 @@ export class DemoBackend {
     if (checked.value.redirect_mode && this.config.redirectSiteId === undefined) {
       return json(400, { success: false, issues: [{ field: 'redirect_mode', message: 'this service has no redirect site configured' }] });
     }
-    const { order_ref, amount, currency, product_name } = this.orders.create(checked.value);
+    const shopper = shopperOf(request.headers.get('cookie')) as string;
+    const { order_ref, amount, currency, product_name } = this.orders.create(checked.value, shopper);
     return json(201, { order_ref, amount, currency, product_name });
+  }
+
+  /** The shopper's order, or a fixed one; another shopper's order is as unknown as one never made. */
+  #orderFor(request: Request, orderRef: unknown): Order | undefined {
+    const order = this.orders.get(typeof orderRef === 'string' ? orderRef : undefined);
+    if (order === undefined) return undefined;
+    return this.orders.isFixed(order) || order.shopper === shopperOf(request.headers.get('cookie')) ? order : undefined;
   }
 
   /** A paid order gets no new token: a second invoice for it could be paid a second time. */
@@ -128,7 +154,7 @@ export class DemoBackend {
       .clone()
       .json()
       .then((body: unknown) => (body as { order_ref?: unknown } | null)?.order_ref, () => undefined);
-    if (typeof orderRef === 'string' && this.orders.get(orderRef)?.status === 'paid') {
+    if (this.#orderFor(request, orderRef)?.status === 'paid') {
       return json(409, failureBody('This order is already paid'));
     }
     return tokenHandler(request);
@@ -137,9 +163,11 @@ export class DemoBackend {
   /** The token request for an order, from the shop's own data. success_url / fail_url point back at the
    *  shop's configured origin, the one its pages are served from, so the return page's message comes
    *  from the page's own origin; a forged Host header cannot move them. */
-  #tokenParams(_request: Request, orderRef: string | undefined): TokenParams | null {
-    const order = this.orders.get(orderRef);
+  #tokenParams(request: Request, orderRef: string | undefined): TokenParams | null {
+    const order = this.#orderFor(request, orderRef);
     if (!order) return null;
+    // A fixed order's status and callback go to the shopper paying it now.
+    if (this.orders.isFixed(order)) order.shopper = shopperOf(request.headers.get('cookie'));
     const origin = this.config.shopOrigin;
     const siteId = order.redirect_mode ? (this.config.redirectSiteId as number) : this.config.siteId;
     return {
@@ -168,17 +196,27 @@ export class DemoBackend {
       currency: typeof payload.currency === 'string' ? payload.currency : undefined,
       product: order?.product_name,
     };
-    this.#log.push(entry);
+    const shopper = order?.shopper;
+    this.#log.push({ shopper, entry });
+    if (this.#log.length > this.#maxLog) this.#log.splice(0, this.#log.length - this.#maxLog);
+    this.config.onCallback?.(entry);
+    if (shopper === undefined) return;
     const event = callbackEvent(entry);
-    for (const res of this.#streams) res.write(event);
+    for (const [res, of] of this.#streams) if (of === shopper) res.write(event);
   }
 
-  /** Server-Sent Events: every callback so far, then each new one as it is verified. */
+  /** The callbacks of this shopper's orders, none for a request without a shopper. */
+  #logOf(shopper: string | undefined): CallbackLogEntry[] {
+    return shopper === undefined ? [] : this.#log.filter((logged) => logged.shopper === shopper).map((logged) => logged.entry);
+  }
+
+  /** Server-Sent Events: this shopper's callbacks so far, then each new one as it is verified. */
   #stream(req: IncomingMessage, res: ServerResponse): void {
+    const shopper = shopperOf(req.headers.cookie);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': pay-form demo callback log\n\n');
-    for (const entry of this.#log) res.write(callbackEvent(entry));
-    this.#streams.add(res);
+    for (const entry of this.#logOf(shopper)) res.write(callbackEvent(entry));
+    this.#streams.set(res, shopper);
     req.on('close', () => this.#streams.delete(res));
   }
 }

@@ -44,6 +44,8 @@ export interface Order extends OrderChoices {
   product_name: string;
   amount: number;
   status: 'created' | 'paid' | 'failed';
+  /** Who may pay it and see it: its creator; for a fixed order, whoever last asked for its token. */
+  shopper: string | undefined;
 }
 
 export interface OrderIssue {
@@ -71,28 +73,42 @@ export function checkChoices(input: unknown): { ok: true; value: OrderChoices } 
   return { ok: true, value: pick as unknown as OrderChoices };
 }
 
-/** Orders live in memory, as long as the dev server. A few fixed ones serve the script-tag page. */
+/** The most orders kept by default; past it the oldest created one is forgotten. */
+export const DEFAULT_MAX_ORDERS = 10_000;
+
+/** Orders live in memory, as long as the dev server, the latest `max` of them. A few fixed ones,
+ *  never forgotten, serve the script-tag page. */
 export class OrderBook {
+  readonly #fixed = new Map<string, Order>();
   readonly #orders = new Map<string, Order>();
 
-  constructor() {
-    this.#add('demo-beans-usd', { product: 'beans', currency: 'USD', method: 'card', language: 'EN', redirect_mode: false });
-    this.#add('demo-mug-eur', { product: 'mug', currency: 'EUR', method: 'sbp', language: 'DE', redirect_mode: false });
+  constructor(private readonly max = DEFAULT_MAX_ORDERS) {
+    for (const order of [
+      this.#make('demo-beans-usd', { product: 'beans', currency: 'USD', method: 'card', language: 'EN', redirect_mode: false }, undefined),
+      this.#make('demo-mug-eur', { product: 'mug', currency: 'EUR', method: 'sbp', language: 'DE', redirect_mode: false }, undefined),
+    ]) this.#fixed.set(order.order_ref, order);
   }
 
-  create(choices: OrderChoices): Order {
-    return this.#add(`order-${crypto.randomUUID()}`, choices);
+  create(choices: OrderChoices, shopper: string): Order {
+    const order = this.#make(`order-${crypto.randomUUID()}`, choices, shopper);
+    this.#orders.set(order.order_ref, order);
+    // A Map iterates in insertion order: the first key is the oldest order.
+    if (this.#orders.size > this.max) this.#orders.delete(this.#orders.keys().next().value as string);
+    return order;
   }
 
   get(ref: string | undefined): Order | undefined {
-    return ref === undefined ? undefined : this.#orders.get(ref);
+    return ref === undefined ? undefined : (this.#fixed.get(ref) ?? this.#orders.get(ref));
   }
 
-  #add(order_ref: string, choices: OrderChoices): Order {
+  /** A fixed order is anyone's to pay: it belongs to the shopper who asked for its token last. */
+  isFixed(order: Order): boolean {
+    return this.#fixed.get(order.order_ref) === order;
+  }
+
+  #make(order_ref: string, choices: OrderChoices, shopper: string | undefined): Order {
     const product = PRODUCTS.find((p) => p.id === choices.product) as Product;
-    const order: Order = { ...choices, order_ref, product_name: product.name, amount: price(product, choices.currency), status: 'created' };
-    this.#orders.set(order_ref, order);
-    return order;
+    return { ...choices, order_ref, product_name: product.name, amount: price(product, choices.currency), status: 'created', shopper };
   }
 }
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
-import { CHECKOUT_PREFIX } from './backend.js';
+import { CHECKOUT_PREFIX, type CallbackLogEntry } from './backend.js';
 import { describeRedis, redisEnv, redisFromEnv } from './backend-redis.js';
 import type { RedisSpec, RedisTarget } from '../test/support/redis-clients.js';
 
@@ -22,6 +22,14 @@ export interface Cluster {
   /** Where the sandbox sends callbacks: backend A. */
   callbackUrl: string;
   redis: RedisSpec;
+  /** The callbacks backend A verified, as it printed them (it serves no log: it knows no shopper). */
+  callbacksAtA(): readonly CallbackLogEntry[];
+  close(): Promise<void>;
+}
+
+interface CallbackBackend {
+  url: string;
+  received: CallbackLogEntry[];
   close(): Promise<void>;
 }
 
@@ -41,18 +49,28 @@ async function startLocalRedis(topology: LocalTopology): Promise<{ target: Redis
   return { target: { topology, url: server.url }, stop: () => server.stop() };
 }
 
-async function startCallbackBackend(env: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+/** Backend A prints {"port"} once listening, then {"callback"} for each callback it verifies. */
+async function startCallbackBackend(env: Record<string, string>, onCallback: (entry: CallbackLogEntry) => void): Promise<CallbackBackend> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./backend-callbacks.ts', import.meta.url))], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const received: CallbackLogEntry[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`backend A exited (${code})`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const said = JSON.parse(line) as { port?: number; callback?: CallbackLogEntry };
+      if (said.port !== undefined) resolve(said.port);
+      if (said.callback !== undefined) {
+        received.push(said.callback);
+        onCallback(said.callback);
+      }
+    });
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    received,
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
@@ -61,7 +79,9 @@ async function startCallbackBackend(env: Record<string, string>): Promise<{ url:
 }
 
 /** `redis`, else the Redis the environment names, else one of `topology` started here. */
-export async function startCluster(options: { port?: number; redis?: RedisSpec; topology?: LocalTopology } = {}): Promise<Cluster> {
+export async function startCluster(
+  options: { port?: number; redis?: RedisSpec; topology?: LocalTopology; onCallback?: (entry: CallbackLogEntry) => void } = {},
+): Promise<Cluster> {
   let redis = options.redis ?? redisFromEnv(process.env);
   let stopRedis = async () => undefined as unknown;
   if (!redis) {
@@ -71,7 +91,7 @@ export async function startCluster(options: { port?: number; redis?: RedisSpec; 
   }
   for (const name of ['REDIS_URL', 'REDIS_CLUSTER', 'REDIS_SENTINELS', 'REDIS_SENTINEL_NAME', 'REDIS_CLIENT']) delete process.env[name];
   const secret = crypto.randomUUID();
-  const backendA = await startCallbackBackend({ ...redisEnv(redis), PAY_FORM_SANDBOX_SECRET: secret });
+  const backendA = await startCallbackBackend({ ...redisEnv(redis), PAY_FORM_SANDBOX_SECRET: secret }, options.onCallback ?? (() => {}));
   const callbackUrl = `${backendA.url}${CHECKOUT_PREFIX}callback`;
   Object.assign(process.env, { ...redisEnv(redis), PAY_FORM_SANDBOX_SECRET: secret, PAY_FORM_CALLBACK_URL: callbackUrl });
   const vite = await createServer({
@@ -86,6 +106,7 @@ export async function startCluster(options: { port?: number; redis?: RedisSpec; 
     url: `http://localhost:${port}`,
     callbackUrl,
     redis,
+    callbacksAtA: () => backendA.received,
     async close() {
       await vite.close();
       await backendA.close();
@@ -100,7 +121,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (topology !== 'standalone' && topology !== 'cluster' && topology !== 'sentinel') {
     throw new Error(`npm run start:cluster -- [standalone|cluster|sentinel]: no ${topology}`);
   }
-  const cluster = await startCluster({ topology });
+  const cluster = await startCluster({
+    topology,
+    onCallback: (entry) => console.log(`  backend A verified a callback: ${entry.status} for ${entry.request_id} (invoice ${entry.invoice_id})`),
+  });
   console.log(
     `\n  pay-form cluster demo: open ${cluster.url}/ (backend B: the page, orders, tokens, status)\n` +
       `  backend A takes the callbacks at ${cluster.callbackUrl}\n  both keep callbacks and statuses ${describeRedis(cluster.redis)}\n`,

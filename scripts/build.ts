@@ -91,7 +91,7 @@ export async function buildBundles(): Promise<void> {
     pageBuild(true, {
       output: [
         { format: 'es', entryFileNames: BUNDLES.esm, postBanner: NOTICES_BANNER },
-        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER },
+        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER, generatedCode: { symbols: false } },
       ],
     }),
   );

@@ -1,7 +1,9 @@
 // Asking the merchant's status-url for the verified outcome of an order, as a Lit reactive controller.
 // The protocol (docs/element.md, Verified outcome): GET {status-url}?order_ref=…, one request at a
 // time; 200 { status, invoice_id } settles, 204 means "not yet, ask again", 404 means the endpoint does
-// not know the order, anything else is retried after a short back-off, all within settle-timeout.
+// not know the order, anything else is retried after a short back-off, all within settle-timeout. Only
+// the page's own origin may answer: a redirect (which could hand the answer to another origin) or a
+// 200 that is not JSON is an error, never a status.
 import type { PayFormSettledDetail } from './events.js';
 import { RunController } from './run-controller.js';
 
@@ -19,12 +21,6 @@ export interface SettleCallbacks {
   failed(code: SettleErrorCode, message: string): void;
 }
 
-/** `{ status, invoice_id }` with two non-empty strings, or null (for null, a primitive, any other shape). Only these two fields go on. */
-function parseSettled(data: unknown): PayFormSettledDetail | null {
-  const { status, invoice_id } = Object(data) as { status?: unknown; invoice_id?: unknown };
-  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? { status, invoice_id } : null;
-}
-
 export class SettleController extends RunController<SettleCallbacks> {
   /** pay-form-settled fired for the last run. */
   #settled = false;
@@ -34,18 +30,17 @@ export class SettleController extends RunController<SettleCallbacks> {
     if (this.running || (this.#settled && !again)) return;
     this.#settled = false;
     const { failed } = this.on;
-    let url: URL;
+    const refuse = () => failed('invalid-status-url', 'status-url must answer JSON from this origin');
+    let url: URL | undefined;
     try {
       url = new URL(statusUrl, document.baseURI);
-    } catch {
-      return failed('invalid-status-url', 'status-url is not a URL');
-    }
+    } catch {}
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-    if (url.origin !== location.origin) return failed('invalid-status-url', "status-url is not on this page's origin");
+    if (url?.origin !== location.origin) return refuse();
     // The status endpoint answers 404 without an order reference: say so at once instead of asking.
     if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
     // A fragment in status-url stays out: fetch never sends one.
-    url.searchParams.set('order_ref', orderRef);
+    url!.searchParams.set('order_ref', orderRef);
     const [signal, end] = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
     // A stopped run ends here when its current wait is over, before asking again.
     while (!signal.aborted) {
@@ -53,19 +48,24 @@ export class SettleController extends RunController<SettleCallbacks> {
       let wait = BACKOFF_MS;
       try {
         // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
-        const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' }, signal });
-        const { status } = response;
-        // Parsed as JSON only (an unreadable answer is retried): the answer never reaches the DOM.
-        const detail = status === 200 ? parseSettled(await response.json()) : null;
-        if (detail !== null) {
-          return end(() => {
-            this.#settled = true;
-            this.on.settled(detail);
-          });
+        const response = await fetch(url!, { cache: 'no-store', headers: { accept: 'application/json' }, redirect: 'manual', signal });
+        const { status: code } = response;
+        // A redirect is not followed: it comes back as an opaque answer, status 0. A 200 is parsed as JSON
+        // only, so the answer never reaches the DOM; one served as anything else is refused.
+        if (!code || (code === 200 && !response.headers.get('content-type')?.startsWith('application/json'))) return end(refuse);
+        if (code === 200) {
+          // Two non-empty strings settle, and only these two fields go on; an unreadable answer is retried.
+          const { status, invoice_id } = Object(await response.json()) as { status?: unknown; invoice_id?: unknown };
+          if (typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id) {
+            return end(() => {
+              this.#settled = true;
+              this.on.settled({ status, invoice_id });
+            });
+          }
         }
-        if (status === 404) return end(() => this.on.failed('settle-timeout', 'status-url does not know this order (404)'));
+        if (code === 404) return end(() => failed('settle-timeout', 'status-url does not know this order (404)'));
         const seconds = Number(response.headers.get('retry-after'));
-        if (status === 204) wait = began + MIN_ASK_INTERVAL_MS - Date.now();
+        if (code === 204) wait = began + MIN_ASK_INTERVAL_MS - Date.now();
         else if (seconds > 0) wait = Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
       } catch {
         // A network error is retried after the back-off; an abort ends the loop.

@@ -1,6 +1,8 @@
 // Signed callbacks to the merchant, delivered again with capped exponential backoff until a 2xx.
 // The service shows no callback; the payload, statuses and retry rule here are pay-form's choice
-// (docs/service-contract.md, Callbacks).
+// (docs/service-contract.md, Callbacks). What is kept is bounded: at most `maxKept` deliveries, the
+// ones still being delivered included, and at most MAX_CONCURRENT_POSTS attempts open at once, so a
+// merchant that never answers holds neither the sandbox's memory nor its own sockets without end.
 import type { CallbackPayload } from '../service/callback.js';
 import { sign } from '../service/signature.js';
 import type { CallbackRetryOptions } from './options.js';
@@ -8,6 +10,9 @@ import type { CallbackRetryOptions } from './options.js';
 export type { CallbackPayload };
 
 export type DeliveryState = 'pending' | 'delivered' | 'gave-up' | 'no-callback-url' | 'stopped';
+
+/** Attempts open at once, to all callbacks together; the others wait their turn. */
+export const MAX_CONCURRENT_POSTS = 32;
 
 export interface CallbackAttempt {
   at: number;
@@ -22,13 +27,22 @@ export interface CallbackDelivery {
   readonly attempts: CallbackAttempt[];
 }
 
+/** A pending delivery's handles: aborting it ends its open attempt, and its retry timer is cleared. */
+interface Pending {
+  readonly abort: AbortController;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
 export class CallbackQueue {
   readonly #deliveries: CallbackDelivery[] = [];
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #pending = new Map<CallbackDelivery, Pending>();
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stop = new AbortController();
   readonly #waiters = new Set<() => void>();
   readonly #later = new Set<Promise<void>>();
+  /** Attempts waiting for one of the MAX_CONCURRENT_POSTS places, first come first served. */
+  readonly #queued: Array<() => void> = [];
+  #posting = 0;
 
   constructor(
     private readonly url: string | undefined,
@@ -41,13 +55,14 @@ export class CallbackQueue {
   async send(payload: CallbackPayload): Promise<void> {
     const body = { ...payload, signature: await sign({ ...payload }, this.secret) };
     const delivery: CallbackDelivery = { url: this.url, body, state: 'pending', attempts: [] };
+    this.#makeRoom();
     this.#deliveries.push(delivery);
-    this.#forgetOldest();
     if (this.url === undefined) {
       delivery.state = 'no-callback-url';
       this.#settle();
       return;
     }
+    this.#pending.set(delivery, { abort: new AbortController() });
     this.#attempt(delivery);
   }
 
@@ -75,11 +90,14 @@ export class CallbackQueue {
 
   async close(): Promise<void> {
     this.#stop.abort();
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
+    for (const { abort, timer } of this.#pending.values()) {
+      clearTimeout(timer);
+      abort.abort();
+    }
     await Promise.allSettled([...this.#later]);
     await Promise.allSettled([...this.#inFlight]);
     for (const d of this.#deliveries) if (d.state === 'pending') d.state = 'stopped';
+    this.#pending.clear();
     this.#settle();
   }
 
@@ -89,22 +107,28 @@ export class CallbackQueue {
   }
 
   async #post(delivery: CallbackDelivery): Promise<void> {
-    if (this.#stop.signal.aborted) return;
+    const pending = this.#pending.get(delivery);
+    if (!pending) return;
+    await this.#place();
+    // Given up (or closed) while it waited: nothing to send.
+    if (pending.abort.signal.aborted) return this.#release();
     let outcome: number | string;
     try {
       const response = await fetch(delivery.url!, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(delivery.body),
-        signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.retry.timeoutMs)]),
+        signal: AbortSignal.any([pending.abort.signal, AbortSignal.timeout(this.retry.timeoutMs)]),
         redirect: 'manual',
       });
       await response.arrayBuffer().catch(() => undefined);
       outcome = response.status;
     } catch (error) {
       outcome = error instanceof Error ? error.message : String(error);
+    } finally {
+      this.#release();
     }
-    if (this.#stop.signal.aborted) return;
+    if (pending.abort.signal.aborted) return;
     delivery.attempts.push({ at: Date.now(), outcome });
     const n = delivery.attempts.length;
     this.log(`callback ${delivery.body.invoice_id} ${delivery.body.status} attempt ${n}: ${outcome}`);
@@ -114,30 +138,45 @@ export class CallbackQueue {
       delivery.state = 'gave-up';
     } else {
       const delay = Math.min(this.retry.maxDelayMs, this.retry.initialDelayMs * 2 ** (n - 1));
-      const timer = setTimeout(() => {
-        this.#timers.delete(timer);
-        this.#attempt(delivery);
-      }, delay);
-      this.#timers.add(timer);
+      pending.timer = setTimeout(() => this.#attempt(delivery), delay);
       return;
     }
+    this.#pending.delete(delivery);
     this.#settle();
   }
 
-  /** Keeps the history bounded: past the cap, the oldest finished deliveries go; pending ones stay. */
-  #forgetOldest(): void {
-    let excess = this.#deliveries.length - this.maxKept;
-    for (let i = 0; excess > 0 && i < this.#deliveries.length; ) {
-      if (this.#deliveries[i]!.state === 'pending') i++;
-      else {
-        this.#deliveries.splice(i, 1);
-        excess--;
-      }
+  /** Waits for one of the MAX_CONCURRENT_POSTS places; one freed goes straight to the next in line. */
+  async #place(): Promise<void> {
+    if (this.#posting < MAX_CONCURRENT_POSTS) this.#posting++;
+    else await new Promise<void>((resolve) => this.#queued.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#queued.shift();
+    if (next) next();
+    else this.#posting--;
+  }
+
+  /**
+   * Makes room for one more under the cap: the oldest finished delivery goes first; when every one
+   * kept is still being delivered, the oldest of those is given up (its open attempt aborted).
+   */
+  #makeRoom(): void {
+    while (this.#deliveries.length >= this.maxKept) {
+      const finished = this.#deliveries.findIndex((d) => d.state !== 'pending');
+      const [gone] = this.#deliveries.splice(finished < 0 ? 0 : finished, 1);
+      const pending = gone && this.#pending.get(gone);
+      if (!gone || !pending) continue;
+      clearTimeout(pending.timer);
+      pending.abort.abort();
+      this.#pending.delete(gone);
+      gone.state = 'gave-up';
+      this.log(`callback ${gone.body.invoice_id} ${gone.body.status} given up: ${this.maxKept} callbacks kept (maxRecords), all being delivered`);
     }
   }
 
   #busy(): boolean {
-    return this.#later.size > 0 || this.#deliveries.some((d) => d.state === 'pending');
+    return this.#later.size > 0 || this.#pending.size > 0;
   }
 
   #settle(): void {

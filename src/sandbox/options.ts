@@ -1,7 +1,7 @@
 // The sandbox's settings and their defaults, in one place so the library, the CLI and docs/sandbox.md agree.
 import type { FieldIssue } from '../service/field-checks.js';
 import { ConfigError } from '../service/errors.js';
-import { checkOptions, positive, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
+import { checkOptions, fn, nonEmptyString, positive, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../service/option-rules.js';
 import { DEFAULT_MAX_INVOICES } from './invoices.js';
 
 /** How a callback is delivered again until the merchant answers 2xx. */
@@ -10,7 +10,7 @@ export interface CallbackRetryOptions {
   initialDelayMs?: number;
   /** The cap on one delay. Default 60000 ms. */
   maxDelayMs?: number;
-  /** Attempts in all, the first included, before the sandbox gives up on a callback. Default 12. */
+  /** Attempts in all, the first included, before the sandbox gives up on a callback: 1 to 1000. Default 12. */
   maxAttempts?: number;
   /** How long one attempt may take. Default 10000 ms. */
   timeoutMs?: number;
@@ -39,8 +39,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** The most invoices kept; past it the oldest settled one is forgotten first. Default 10000. */
   maxInvoices?: number;
-  /** The most entries kept in `requests()` and of finished deliveries in `callbacks()`; the oldest go
-   *  first, and a callback still being delivered is never dropped. Default 10000. */
+  /** The most entries kept in `requests()`, and in `callbacks()` with those still being delivered
+   *  counted: the oldest finished go first, then the oldest still being delivered is given up. Default 10000. */
   maxRecords?: number;
   /** Holds every payout answer this long after the payout is made, to let a client time out. Default 0. */
   payoutDelayMs?: number;
@@ -77,25 +77,41 @@ export class SandboxOptionsError extends ConfigError {
   }
 }
 
-const callbackUrl: OptionCheck = (v) =>
-  typeof v === 'string' && /^https?:\/\//i.test(v) ? undefined : 'must be an absolute http(s) URL';
+/** An http(s) URL the sandbox can send to: it parses, has a host, and holds no white space or control
+ *  character (the parser would drop some silently and send elsewhere than written). */
+const callbackUrl: OptionCheck = (v) => {
+  const url = typeof v === 'string' && !/[\s\p{Cc}]/u.test(v) && URL.canParse(v) ? new URL(v) : undefined;
+  return url && /^https?:$/.test(url.protocol) && url.hostname ? undefined : 'must be an absolute http(s) URL with a host';
+};
 const port: OptionCheck = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? undefined : 'must be 0..65535');
-const notEmpty: OptionCheck = (v) => (v === '' ? 'must not be empty' : undefined);
-const any: OptionCheck = () => undefined;
 const atLeastOne: OptionCheck = (v) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? undefined : 'must be a whole number of at least 1';
+/** Past this a callback would be retried for days, each attempt kept in callbacks(). */
+export const MAX_CALLBACK_ATTEMPTS = 1000;
+const attempts: OptionCheck = (v) =>
+  Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_CALLBACK_ATTEMPTS ? undefined : `must be a whole number, 1 to ${MAX_CALLBACK_ATTEMPTS}`;
+const redirectMode: OptionCheck = (v) =>
+  typeof v === 'boolean' || (Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id >= 0))
+    ? undefined
+    : 'must be true, false or a list of site_ids (whole numbers)';
+/** Each entry goes into the form page's CSP as one source: a space, `;` or `,` would add others. */
+const frameAncestors: OptionCheck = (v) =>
+  Array.isArray(v) && v.every((source) => typeof source === 'string' && /^[^\s;,]+$/.test(source))
+    ? undefined
+    : 'must be a list of CSP sources (strings without white space, ";" or ",")';
+const object: OptionCheck = (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'must be an object');
 
 const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
   port: { check: port },
-  host: { check: any },
-  merchantId: { check: notEmpty },
-  secret: { check: notEmpty },
+  host: { check: nonEmptyString },
+  merchantId: { check: nonEmptyString },
+  secret: { check: nonEmptyString },
   callbackUrl: { check: callbackUrl },
-  redirectMode: { check: any },
+  redirectMode: { check: redirectMode },
   keyTtlMs: { check: positive },
-  callbackRetry: { check: any },
-  frameAncestors: { check: any },
-  log: { check: any },
+  callbackRetry: { check: object },
+  frameAncestors: { check: frameAncestors },
+  log: { check: fn },
   payoutDelayMs: { check: timerMillisecondsOrZero },
   maxInvoices: { check: atLeastOne },
   maxRecords: { check: atLeastOne },
@@ -104,18 +120,19 @@ const OPTION_TABLE: Readonly<Record<keyof SandboxOptions, OptionRule>> = {
 const RETRY_TABLE: Readonly<Record<keyof CallbackRetryOptions, OptionRule>> = {
   initialDelayMs: { check: timerMilliseconds },
   maxDelayMs: { check: timerMilliseconds },
-  maxAttempts: { check: positive },
+  maxAttempts: { check: attempts },
   timeoutMs: { check: timerMilliseconds },
 };
 
-function refuse(issues: FieldIssue[], prefix = ''): void {
-  if (issues.length > 0) throw new SandboxOptionsError(issues.map(({ path, message }) => ({ path: prefix + path, message })));
+function refuse(issues: FieldIssue[]): void {
+  if (issues.length > 0) throw new SandboxOptionsError(issues);
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
-  refuse(checkOptions(options, OPTION_TABLE, 'sandbox'));
-  const retry = options.callbackRetry ?? {};
-  refuse(checkOptions(retry, RETRY_TABLE, 'sandbox'), 'callbackRetry.');
+  const issues = checkOptions(options, OPTION_TABLE, 'sandbox');
+  const retry = (options as SandboxOptions | null)?.callbackRetry ?? {};
+  // A callbackRetry that is not an object is named once, above, not again as its own options.
+  refuse(issues.some((issue) => issue.path === 'callbackRetry') ? issues : [...issues, ...checkOptions(retry, RETRY_TABLE, 'sandbox').map((issue) => ({ ...issue, path: `callbackRetry.${issue.path}` }))]);
   return {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',

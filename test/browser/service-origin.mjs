@@ -21,8 +21,11 @@
 // executeServerCommand('status-set', { orderRef, status, invoice_id }); until then a long poll of
 // STATUS_WAIT_MS ending in 204 (a set status wakes a waiting request at once); 404 {"success":false,
 // "message":"Order not found"} for no order_ref or one starting "unknown-"; "flaky-" orders get one 503
-// (retry-after: 1) first; "html-" orders get a 200 HTML page. executeServerCommand('status-requests',
-// { orderRef }) lists what was asked for that order (with the answer's status).
+// (retry-after: 1) first; "html-" orders get a 200 HTML page; "htmljson-" orders get a well-formed
+// status served as text/html. executeServerCommand('status-requests', { orderRef }) lists what was asked
+// for that order (with the answer's status). /__status-redirect?order_ref=… answers 302 to the service's
+// origin, whose /__status-forged answers a forged success with open CORS (executeServerCommand
+// ('forged-requests') lists the order_refs it served); /__status-redirect-same?… answers 302 to /__status.
 // /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
 // a test can run script inside the element's own iframe and post any message from it.
 import http from 'node:http';
@@ -44,6 +47,7 @@ export function serviceOriginPlugin() {
   const statuses = new Map();
   const statusRequests = [];
   const statusWaiters = new Map();
+  const forged = [];
 
   function handleToken(req, res) {
     const url = new URL(req.url, pageOrigin);
@@ -85,6 +89,11 @@ export function serviceOriginPlugin() {
       res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"success":false}');
       return;
     }
+    if (orderRef.startsWith('htmljson-')) {
+      record.answer = 200;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(JSON.stringify({ status: 'success', invoice_id: `FORGED-${orderRef}` }));
+      return;
+    }
     if (orderRef.startsWith('html-')) {
       record.answer = 200;
       res.writeHead(200, { 'content-type': 'text/html' }).end('<img src=x onerror="window.statusHtmlRan = true">');
@@ -110,6 +119,12 @@ export function serviceOriginPlugin() {
     });
   }
 
+  function redirectStatus(req, res) {
+    const url = new URL(req.url, pageOrigin);
+    const target = url.pathname === '/__status-redirect' ? `${serviceOrigin}/__status-forged` : `${pageOrigin}/__status`;
+    res.writeHead(302, { location: `${target}${url.search}`, 'cache-control': 'no-store' }).end();
+  }
+
   function setStatus({ orderRef, status, invoice_id }) {
     statuses.set(orderRef, { status, invoice_id });
     for (const wake of [...(statusWaiters.get(orderRef) ?? [])]) wake();
@@ -123,6 +138,14 @@ export function serviceOriginPlugin() {
     if (req.method === 'HEAD' && url.pathname === '/') {
       probes.push({ path: url.pathname, cookie: req.headers.cookie ?? null });
       if (!probesHang) res.writeHead(404).end();
+      return;
+    }
+    if (url.pathname === '/__status-forged') {
+      const orderRef = url.searchParams.get('order_ref');
+      forged.push(orderRef);
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
+        .end(JSON.stringify({ status: 'success', invoice_id: `FORGED-${orderRef}` }));
       return;
     }
     const match = /^\/api\/jsapi\/open\/([^/]*)\/$/.exec(url.pathname);
@@ -158,6 +181,7 @@ export function serviceOriginPlugin() {
       pageServer.on('request', (req, res) => {
         if (req.url.startsWith('/__token/')) return handleToken(req, res);
         if (req.url.startsWith('/__status?') || req.url === '/__status') return handleStatus(req, res);
+        if (req.url.startsWith('/__status-redirect')) return redirectStatus(req, res);
         if (req.url.startsWith('/__frame/')) {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('<h1>Same-origin form</h1>'));
           return;
@@ -183,6 +207,7 @@ export function serviceOriginPlugin() {
     executeCommand({ command, payload }) {
       if (command === 'status-set') return setStatus(payload);
       if (command === 'status-requests') return statusRequests.filter((r) => r.orderRef === payload.orderRef).map((r) => ({ ...r }));
+      if (command === 'forged-requests') return [...forged];
       if (command === 'origins') return { page: pageOrigin, service: serviceOrigin };
       if (command === 'service-requests') return seen.splice(0);
       if (command === 'service-probes') return probes.splice(0);

@@ -114,14 +114,44 @@ describe('<pay-form status-url> after a framed result', () => {
     expect((await statusRequests(ref)).length).to.equal(asked);
   });
 
-  it('an HTML answer is never taken for a status nor put in the page', async () => {
+  it('an HTML answer is an error (invalid-status-url), never taken for a status nor put in the page', async () => {
     const ref = order('html');
-    const { el, events } = await checkout('success-s7', ref, { 'settle-timeout': '500' });
+    const { el, events } = await checkout('success-s7', ref, { 'settle-timeout': '5000' });
     await waitForEvent(events, 'pay-form-error');
-    expect(errorCode(events)).to.equal('settle-timeout');
+    expect(errorCode(events)).to.equal('invalid-status-url');
     expect(count(events, 'pay-form-settled')).to.equal(0);
     expect((window as { statusHtmlRan?: boolean }).statusHtmlRan).to.equal(undefined);
     expect(el.shadowRoot?.querySelector('img')).to.equal(null);
+    expect(el.state).to.equal('success');
+  });
+
+  it('a well-formed status served as text/html does not settle: invalid-status-url', async () => {
+    const ref = order('htmljson');
+    const { events } = await checkout('success-s9', ref, { 'settle-timeout': '5000' });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('invalid-status-url');
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    expect((await statusRequests(ref)).map((r) => r.answer)).to.deep.equal([200]);
+  });
+
+  it('a same-origin status-url that redirects to another origin (open CORS, a forged success) never settles', async () => {
+    const ref = order('redirected');
+    const { events } = await checkout('success-s10', ref, { 'status-url': '/__status-redirect', 'settle-timeout': '5000' });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('invalid-status-url');
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    // Not followed: the other origin never heard of the order.
+    expect(await executeServerCommand<string[], undefined>('forged-requests')).to.not.include(ref);
+  });
+
+  it('a same-origin redirect is not followed either', async () => {
+    const ref = order();
+    await setStatus(ref, 'success', 'inv-s11');
+    const { events } = await checkout('success-s11', ref, { 'status-url': '/__status-redirect-same', 'settle-timeout': '5000' });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('invalid-status-url');
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    expect(await statusRequests(ref)).to.deep.equal([]);
   });
 
   it('refuses a status-url on another origin with invalid-status-url, asking nothing', async () => {

@@ -62,7 +62,7 @@ async function waitForText(selector: string, text: string): Promise<void> {
   await current.page.locator(selector).filter({ hasText: text }).first().waitFor();
 }
 
-const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, orderRef, status);
+const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, current.page, orderRef, status);
 
 const frame = () => current.page.frameLocator('pay-form iframe');
 
@@ -128,7 +128,7 @@ test('modal: Close dismisses the form; nothing is paid and no callback comes', a
   const paid = await checkout({ product: 'beans' });
   await frame().getByRole('button', { name: 'Pay' }).click();
   await callbackFor(paid.orderRef, 'success');
-  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === orderRef), []);
+  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.request_id === orderRef), []);
 });
 
 test('display redirect: the whole page goes to the form, Pay returns to the shop\'s success page', async () => {
@@ -191,7 +191,7 @@ test('inline: Cancel payment closes the open form, says so, pays nothing, and fo
   assert.equal(await frames(), 0);
   assert.equal(await cancel.isHidden(), true);
   assert.equal(await focused(), 'pay');
-  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === orderRef), []);
+  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.request_id === orderRef), []);
 });
 
 test('modal: Close hands focus to Pay, not to <body>', async () => {
@@ -223,7 +223,7 @@ test('script-tag page: the fixed order, once paid, is refused a second token: on
   assert.equal((await refused).status(), 409);
   await current.page.waitForFunction(() => (document.querySelector('pay-form') as (Element & { state?: string }) | null)?.state === 'error');
   assert.equal(await frames(), 0, 'no form for a paid order');
-  assert.deepEqual((await backendCallbacks(demo)).filter((c) => c.request_id === 'demo-beans-usd').map((c) => c.status), ['success']);
+  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.request_id === 'demo-beans-usd').map((c) => c.status), ['success']);
   // The refusal itself is the one expected failed request.
   current.problems.splice(0, current.problems.length, ...current.problems.filter((p) => !/HTTP 409 .*\/api\/checkout\/token$/.test(p)));
 });

@@ -103,15 +103,16 @@ export async function recordAnswers(page: Page, path: string): Promise<Record<st
   return answers;
 }
 
-/** The demo backend's callback log (only callbacks whose signature it verified reach it). */
-export async function backendCallbacks(demo: Demo): Promise<CallbackLogEntry[]> {
-  return (await (await fetch(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackLogEntry[];
+/** The demo backend's callback log as the page's shopper reads it, with the page's cookies (only
+ *  callbacks whose signature it verified reach it, and only this shopper's are shown). */
+export async function backendCallbacks(demo: Demo, page: Page): Promise<CallbackLogEntry[]> {
+  return (await (await page.request.get(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackLogEntry[];
 }
 
 /** The one callback for an order, as the shop's backend logged it after verifying its signature. */
-export async function verifiedCallback(demo: Demo, orderRef: string, status: string): Promise<CallbackLogEntry> {
+export async function verifiedCallback(demo: Demo, page: Page, orderRef: string, status: string): Promise<CallbackLogEntry> {
   for (let i = 0; i < 100; i++) {
-    const found = (await backendCallbacks(demo)).filter((c) => c.request_id === orderRef);
+    const found = (await backendCallbacks(demo, page)).filter((c) => c.request_id === orderRef);
     if (found.length) {
       assert.deepEqual(found.map((c) => c.status), [status], 'one verified callback with the status');
       return found[0] as CallbackLogEntry;

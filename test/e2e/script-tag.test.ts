@@ -45,7 +45,7 @@ test('the script-tag page pays the fixed order with attributes alone, and the ca
   await frame.getByRole('button', { name: 'Pay' }).click();
   await frame.getByText('Payment successful').waitFor();
   await page.locator('#result').filter({ hasText: 'Payment successful' }).waitFor();
-  await verifiedCallback(demo, 'demo-beans-usd', 'success');
+  await verifiedCallback(demo, page, 'demo-beans-usd', 'success');
   assert.deepEqual(problems, []);
   await page.close();
 });

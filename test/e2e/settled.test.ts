@@ -39,8 +39,9 @@ async function open(display: 'inline' | 'modal'): Promise<string> {
   return ((await current.page.locator('#events li', { hasText: 'order created' }).last().locator('code').textContent()) ?? '').trim();
 }
 
-const aCallbacks = async () => (await (await fetch(`${cluster.callbackUrl}s`)).json()) as Array<{ request_id: string; status: string }>;
-const bCallbacks = async () => (await (await fetch(`${cluster.url}/api/checkout/callbacks`)).json()) as unknown[];
+const aCallbacks = async () => cluster.callbacksAtA();
+/** Backend B's callback log as the page's shopper reads it. */
+const bCallbacks = async () => (await (await current.page.request.get(`${cluster.url}/api/checkout/callbacks`)).json()) as unknown[];
 
 for (const display of ['inline', 'modal'] as const) {
   test(`${display}: the callback reaches backend A, the page on backend B gets pay-form-settled and says so`, async () => {

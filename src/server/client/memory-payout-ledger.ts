@@ -62,6 +62,7 @@ export class MemoryPayoutLedger implements PayoutLedger {
     const held = this.#current(key);
     if (resolution.status === 'paid') {
       if (held?.entry.state === 'paid' || (!held && !resolution.create)) return held?.entry;
+      if (held?.entry.state === 'in-flight' && resolution.source === 'merchant') return held.entry;
       const fingerprint = held?.entry.fingerprint ?? '';
       this.#paid(key, { state: 'paid', fingerprint, invoice: structuredClone(resolution.invoice), source: resolution.source });
       return this.#held.get(key)?.entry;

@@ -14,7 +14,7 @@ export interface PayoutRef {
 
 /** What the merchant learned about a payout whose outcome was unknown. */
 export type PayoutOutcome =
-  | { status: 'paid'; invoice: { invoice_id: string | number; [field: string]: JsonValue } }
+  | { status: 'paid'; invoice: { invoice_id: string; [field: string]: JsonValue } }
   | { status: 'not-paid' };
 
 /** The fields that make two payouts under one request_id the same payout. None of them is a secret. */
@@ -53,8 +53,11 @@ function replay(held: PayoutEntry, request: PayoutRequest, fp: string): JsonObje
 
 /**
  * Sends `request` (already validated and signed) once per request_id: claims it, sends, records the
- * outcome. A ledger that cannot claim means nothing is sent. A ledger that cannot record the outcome
- * leaves the claim in flight; once its lease ends it reads as unknown, which is safe.
+ * outcome. A ledger that cannot claim means nothing is sent, and the claim is released: a claim that
+ * reaches the ledger after this call gave up (Redis answered late, or a primary ran it and died before
+ * answering, its replica now serving) would otherwise hold the request_id in flight for the whole
+ * lease, then leave it unknown. A ledger that cannot record the outcome leaves the claim in flight;
+ * once its lease ends it reads as unknown, which is safe.
  */
 export async function guardedPayout(
   ledger: PayoutLedger,
@@ -70,6 +73,7 @@ export async function guardedPayout(
   try {
     held = await ledger.claim(key, { token, fingerprint: fp, leaseMs });
   } catch (error) {
+    release(ledger, key, token, leaseMs);
     throw new PayoutLedgerError('claim', error);
   }
   if (held) return replay(held, request, fp);
@@ -86,6 +90,25 @@ export async function guardedPayout(
   }
 }
 
+/**
+ * Frees a claim that threw: at once, sent after the claim on the same connection so that it runs after
+ * a claim that lands late, then again until the ledger takes it (a failover can last seconds) or the
+ * claim's lease ends. Only this call's token is freed (the contract's finish), and nothing was sent:
+ * always safe, however late.
+ */
+function release(ledger: PayoutLedger, key: string, token: string, leaseMs: number): void {
+  const until = Date.now() + leaseMs;
+  const attempt = (pause: number): void => {
+    ledger.finish(key, token, { state: 'free' }).catch(() => {
+      if (Date.now() + pause >= until) return;
+      // unref: a pending release does not keep the process alive (Node; other runtimes lack it).
+      const timer: { unref?(): unknown } = setTimeout(() => attempt(Math.min(pause * 2, 1000)), pause);
+      timer.unref?.();
+    });
+  };
+  attempt(50);
+}
+
 function refIssues(ref: unknown): FieldIssue[] {
   const r = (typeof ref === 'object' && ref !== null ? ref : {}) as Record<string, unknown>;
   return [
@@ -96,7 +119,8 @@ function refIssues(ref: unknown): FieldIssue[] {
 
 /**
  * Records what the merchant learned. `paid` stores the invoice (a repeat answers it); `not-paid` frees
- * the request_id for a new payout. Answers what the ledger holds afterwards (undefined: free).
+ * the request_id for a new payout. Either is refused while the payout is in flight. Answers what the
+ * ledger holds afterwards (undefined: free).
  */
 export async function resolvePayout(
   ledger: PayoutLedger,
@@ -108,8 +132,8 @@ export async function resolvePayout(
   const o = (typeof outcome === 'object' && outcome !== null ? outcome : {}) as Record<string, unknown>;
   const invoice = o['invoice'] as Record<string, unknown> | undefined;
   if (o['status'] !== 'paid' && o['status'] !== 'not-paid') issues.push({ path: 'outcome.status', message: "must be 'paid' or 'not-paid'" });
-  if (o['status'] === 'paid' && (typeof invoice !== 'object' || invoice === null || !['string', 'number'].includes(typeof invoice['invoice_id']))) {
-    issues.push({ path: 'outcome.invoice.invoice_id', message: 'must be a string or a number' });
+  if (o['status'] === 'paid' && (typeof invoice !== 'object' || invoice === null || typeof invoice['invoice_id'] !== 'string' || invoice['invoice_id'] === '')) {
+    issues.push({ path: 'outcome.invoice.invoice_id', message: 'must be a non-empty string' });
   }
   if (issues.length > 0) throw new ValidationError(issues);
   const key = payoutKey(merchantId, ref.site_id, ref.request_id);
@@ -122,7 +146,8 @@ export async function resolvePayout(
   } catch (error) {
     throw new PayoutLedgerError('resolve', error);
   }
-  if (outcome.status === 'not-paid' && after?.state === 'in-flight') {
+  // In flight, the sending call's own answer settles it, signed; the merchant's word would replace it.
+  if (after?.state === 'in-flight') {
     throw new DuplicatePayoutError({ siteId: ref.site_id, requestId: ref.request_id, state: 'in-flight', mismatch: false });
   }
   return after;

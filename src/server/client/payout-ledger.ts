@@ -52,10 +52,12 @@ export type PayoutResolution =
  *   (reason `lease-expired`). An in-flight or unknown entry is never freed by time.
  * - finish: only while the entry is still the one claimed with `token` (in flight, or unknown after
  *   its lease ran out): store the outcome, or delete the entry for `free`. Otherwise do nothing: a
- *   callback or the merchant settled it first.
- * - resolve: `paid` turns in-flight or unknown into paid and leaves a paid entry as it is; `not-paid`
- *   deletes an unknown or paid entry and leaves one in flight (lease live) unchanged. Answers the
- *   entry afterwards (undefined when free), so the caller sees a refusal.
+ *   callback or the merchant settled it first, or the claim never landed. A claim that threw is
+ *   followed by finish(`free`) with its token, so one that lands late is released, not left in flight.
+ * - resolve: `paid` from a callback turns in-flight or unknown into paid; from the merchant it turns
+ *   unknown into paid (or records a free key) and leaves one in flight (lease live) unchanged; a paid
+ *   entry stays as it is. `not-paid` deletes an unknown or paid entry and leaves one in flight
+ *   unchanged. Answers the entry afterwards (undefined when free), so the caller sees a refusal.
  * - get: the entry, in-flight past its lease read as unknown.
  */
 export interface PayoutLedger {

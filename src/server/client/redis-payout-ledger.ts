@@ -77,7 +77,9 @@ return 1`);
 // ARGV: status (paid | not-paid), body, source, ttlMs, create (1 | 0), invoice_id ('' for any)
 const RESOLVE = new RedisScript(`${STALE}
 if ARGV[1] == 'paid' then
-  if s == 'paid' or (not s and ARGV[5] ~= '1') then return redis.call('HGETALL', KEYS[1]) end
+  if s == 'paid' or (not s and ARGV[5] ~= '1') or (s == 'in-flight' and ARGV[3] == 'merchant') then
+    return redis.call('HGETALL', KEYS[1])
+  end
   if not s then redis.call('HSET', KEYS[1], 'fp', '') end
   redis.call('HSET', KEYS[1], 'state', 'paid', 'body', ARGV[2], 'source', ARGV[3], 'invoice_id', ARGV[6])
   redis.call('HDEL', KEYS[1], 'token', 'reason')
@@ -147,46 +149,15 @@ export class RedisPayoutLedger implements PayoutLedger {
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {
     const lease = String(Math.max(1, Math.ceil(claim.leaseMs)));
     const args = [claim.token, claim.fingerprint, lease];
-    // Not connected: nothing goes out, so there is nothing to release.
-    if (!this.#redis.ready()) throw new Error('Redis is not connected');
-    let reply: unknown;
-    let replicas = this.replicas;
-    try {
-      if (this.replicas === 0) reply = await CLAIM.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs);
-      else {
-        const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
-        ({ reply, replicas } = await CLAIM.runAndWait(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs + this.replicaWaitMs));
-      }
-    } catch (error) {
-      // The claim may have landed (a late answer, or a primary that died after running it and before
-      // answering, whose replica now serves): the caller sends nothing, so it is released.
-      this.#release(key, claim);
-      throw error;
-    }
+    if (this.replicas === 0) return toEntry(await CLAIM.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs));
+    const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
+    const { reply, replicas } = await CLAIM.runAndWait(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs + this.replicaWaitMs);
     const held = toEntry(reply);
+    // Ours, but too few replicas have it: a throw, so the payout is refused and the claim released.
     if (held === undefined && replicas < this.replicas) {
-      this.#release(key, claim);
       throw new Error(`Redis: the claim reached ${replicas} of ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
     }
     return held;
-  }
-
-  /**
-   * Frees a claim whose payout was refused, again and again until Redis takes it (a failover can last
-   * seconds) or the claim's lease ends. Only this claim's token is freed, so a late release never
-   * touches another call's claim.
-   */
-  #release(key: string, claim: PayoutClaim): void {
-    const until = Date.now() + claim.leaseMs;
-    const attempt = (pause: number): void => {
-      this.finish(key, claim.token, { state: 'free' }).catch(() => {
-        if (Date.now() + pause >= until) return;
-        // unref: a pending release does not keep the process alive (Node; other runtimes lack it).
-        const timer: { unref?(): unknown } = setTimeout(() => attempt(Math.min(pause * 2, 1000)), pause);
-        timer.unref?.();
-      });
-    };
-    attempt(50);
   }
 
   async finish(key: string, token: string, outcome: PayoutFinish): Promise<void> {

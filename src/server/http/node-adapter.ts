@@ -114,10 +114,6 @@ function toRequest(req: NodeRequest, url: URL, body: Buffer | undefined, signal:
   return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
 }
 
-/** Methods a Fetch Request cannot carry (its constructor throws): such a request takes the Fetch path
- *  even to pay-form's own handlers, so it is answered as under any Fetch runtime. */
-const NOT_FOR_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
 /** What node:http already holds, as pay-form's handlers read it (handler-logic.ts); the same facts a Request
  *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
  *  an object of closures: one allocation per request. The URL and the Request are made only when a
@@ -246,8 +242,9 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         return;
       }
       const signal = goneSignal(req, res);
-      if (logic !== undefined && !NOT_FOR_FETCH.has(req.method ?? 'GET')) {
-        // pay-form's own handler: its answer without a Request or a Response in between.
+      if (logic !== undefined) {
+        // pay-form's own handler: its answer without a Request or a Response in between. A method a
+        // Fetch Request cannot carry (TRACE, TRACK, CONNECT) gets its 405 here too.
         writeAnswer(await logic(new NodeIncoming(req, body, signal)), res);
         return;
       }

@@ -23,6 +23,21 @@ export interface RedisCallbackStoreOptions {
   onError?: (error: unknown) => void;
 }
 
+/** What follows the prefix in each key: a claim's, and an order's status. */
+const KINDS = { claim: 'callback:', status: 'order:' } as const;
+
+/**
+ * A prefix holding a key kind could be another store's prefix with that kind added ('n:' and
+ * 'n:order:'): the one store's keys would be the other's, and the two would read each other's claims
+ * and statuses. Refused, so that two stores on one Redis never share a key.
+ */
+const prefixProblem = (prefix: unknown): string | undefined =>
+  typeof prefix !== 'string'
+    ? 'must be a string'
+    : Object.values(KINDS).some((kind) => prefix.includes(kind))
+      ? `must not hold ${Object.values(KINDS).map((kind) => `"${kind}"`).join(' or ')} (this store's own key names: it could then share keys with a store whose prefix is shorter)`
+      : undefined;
+
 // begin: a done key answers done; a live claim answers in-flight; else a new claim with the lease.
 // The claim's value is this claim's own token, so fail() releases only its own claim.
 const BEGIN = new RedisScript(`local v = redis.call('GET', KEYS[1])
@@ -71,6 +86,7 @@ export class RedisCallbackStore implements CallbackStore {
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
     this.#onError = options.onError;
     requireOptions('RedisCallbackStore', [
+      ['prefix', prefixProblem(this.prefix)],
       ['leaseMs', milliseconds(this.leaseMs)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
@@ -82,11 +98,11 @@ export class RedisCallbackStore implements CallbackStore {
   }
 
   #claimKey(key: string): string {
-    return `${this.prefix}callback:${key}`;
+    return `${this.prefix}${KINDS.claim}${key}`;
   }
 
   #statusKey(requestId: string): string {
-    return `${this.prefix}order:${requestId}`;
+    return `${this.prefix}${KINDS.status}${requestId}`;
   }
 
   async begin(key: string): Promise<ClaimResult> {

@@ -121,3 +121,35 @@ test('options are checked from one table: every bad option is named at once, cal
     (error: Error) => ['callbackRetry.timeoutMs', 'callbackRetry.maxDelayMs'].every((name) => error.message.includes(`${name}: must be a whole number of milliseconds, 1 to 2147483647`)),
   );
 });
+
+test('options of the wrong type or shape are refused at start, each by name, and every right one still starts', async (t) => {
+  const bad: Array<[options: Record<string, unknown>, named: string]> = [
+    [{ secret: 123 }, 'secret: must be a non-empty string'],
+    [{ secret: {} }, 'secret: must be a non-empty string'],
+    [{ secret: ['a'] }, 'secret: must be a non-empty string'],
+    [{ merchantId: 42 }, 'merchantId: must be a non-empty string'],
+    [{ host: 127 }, 'host: must be a non-empty string'],
+    [{ callbackUrl: 'http://' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackUrl: 'http://x y/' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackUrl: 'http://[::1' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackUrl: 'http://127.0.0.1:3000/cb\n' }, 'callbackUrl: must be an absolute http(s) URL with a host'],
+    [{ callbackRetry: { maxAttempts: 1.5 } }, 'callbackRetry.maxAttempts: must be a whole number, 1 to 1000'],
+    [{ callbackRetry: { maxAttempts: 1e9 } }, 'callbackRetry.maxAttempts: must be a whole number, 1 to 1000'],
+    [{ callbackRetry: 5 }, 'callbackRetry: must be an object'],
+    [{ redirectMode: 'yes' }, 'redirectMode: must be true, false or a list of site_ids'],
+    [{ redirectMode: [1.5] }, 'redirectMode: must be true, false or a list of site_ids'],
+    [{ frameAncestors: "'self'" }, 'frameAncestors: must be a list of CSP sources'],
+    [{ frameAncestors: ["'self'; script-src *"] }, 'frameAncestors: must be a list of CSP sources'],
+    [{ log: 'console' }, 'log: must be a function'],
+  ];
+  for (const [options, named] of bad) {
+    await assert.rejects(startSandbox(options as never), (error: Error) => error.name === 'SandboxOptionsError' && error.message.includes(named), JSON.stringify(options));
+  }
+  const good = [
+    { callbackUrl: 'https://[::1]:8443/payments/callback' },
+    { callbackUrl: 'http://app:3000/callback', callbackRetry: { maxAttempts: 1000 } },
+    { redirectMode: [1, 2], frameAncestors: ["'self'", 'https://shop.example'], host: 'localhost', log: () => {} },
+  ];
+  for (const options of good) await (await startSandbox(options)).close();
+  t.diagnostic(`${bad.length} options of the wrong type or shape refused at start, each by name; ${good.length} right ones started`);
+});

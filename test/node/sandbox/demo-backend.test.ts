@@ -1,39 +1,71 @@
 // The demo shop's backend routes on a real node:http server, against a real sandbox: the browser
-// names orders, never amounts; unknown orders and forged callbacks are refused; the log is live.
+// names orders, never amounts; unknown orders and forged callbacks are refused; the log is live, and
+// each shopper's own; what the backend keeps is bounded.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { sign } from '../../../src/service/signature.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { DemoBackend } from '../../../demo/backend.js';
+import { DemoBackend, type DemoBackendConfig } from '../../../demo/backend.js';
 import { serviceFromEnv, shopOriginFromEnv } from '../../../demo/backend-plugin.js';
 import { MERCHANT, press, sandbox, SECRET } from './helpers.js';
 
+const choices = { product: 'grinder', currency: 'VND', method: 'sbp', language: 'KZ', redirect_mode: false };
+
+interface Shop {
+  sb: Sandbox;
+  backend: DemoBackend;
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The demo backend on a node:http server, with a sandbox that calls it back. */
+async function startShop(config: Partial<DemoBackendConfig> = {}): Promise<Shop> {
+  const shop = {} as Shop;
+  shop.server = http.createServer((req, res) => shop.backend.middleware(req, res, () => res.writeHead(418).end()));
+  await new Promise<void>((resolve) => shop.server.listen(0, '127.0.0.1', resolve));
+  shop.url = `http://127.0.0.1:${(shop.server.address() as AddressInfo).port}`;
+  shop.sb = await sandbox({ callbackUrl: `${shop.url}/api/checkout/callback` });
+  shop.backend = new DemoBackend({
+    baseUrl: shop.sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: shop.url, ...config,
+  });
+  shop.close = async () => {
+    shop.backend.close();
+    await shop.sb.close();
+    shop.server.closeAllConnections();
+    await new Promise((resolve) => shop.server.close(resolve));
+  };
+  return shop;
+}
+
+let shop: Shop;
 let sb: Sandbox;
 let backend: DemoBackend;
 let server: http.Server;
 let url: string;
+/** The shopper of most tests: the cookie the shop set on a first request. */
+let alice: string;
+
+/** A new shopper: the cookie the shop gives on a first request (an order here), to send with each later one. */
+async function newShopper(at = url): Promise<string> {
+  const first = await fetch(`${at}/api/checkout/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(choices) });
+  const cookie = first.headers.get('set-cookie') ?? '';
+  assert.match(cookie, /^pay_form_demo_shopper=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+  return cookie.split(';')[0] as string;
+}
 
 before(async () => {
-  server = http.createServer((req, res) => backend.middleware(req, res, () => res.writeHead(418).end()));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  sb = await sandbox({ callbackUrl: `${url}/api/checkout/callback` });
-  backend = new DemoBackend({
-    baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: url,
-  });
+  shop = await startShop();
+  ({ sb, backend, server, url } = shop);
+  alice = await newShopper();
 });
-after(async () => {
-  backend.close();
-  await sb.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+after(() => shop.close());
 
-const post = (path: string, body: unknown) =>
-  fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const choices = { product: 'grinder', currency: 'VND', method: 'sbp', language: 'KZ', redirect_mode: false };
+const post = (path: string, body: unknown, cookie = alice, at = url) =>
+  fetch(`${at}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+const get = (path: string, cookie = alice) => fetch(`${url}${path}`, { headers: { cookie } });
 
 test('an order is priced by the backend; an amount sent by the browser is ignored', async () => {
   const response = await post('/api/checkout/orders', { ...choices, amount: 1 });
@@ -67,7 +99,7 @@ test('an unknown order gets 404 from the token handler, and the sandbox is not a
 });
 
 test('a paid order: the verified callback is logged once and streamed to the page', async () => {
-  const events = await fetch(`${url}/api/checkout/events`);
+  const events = await get('/api/checkout/events');
   assert.equal(events.headers.get('content-type'), 'text/event-stream');
   const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
 
@@ -120,7 +152,10 @@ function tokenWithHost(orderRef: string, host: string): Promise<{ status: number
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path: '/api/checkout/token', method: 'POST', headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1', port, path: '/api/checkout/token', method: 'POST',
+        headers: { host, cookie: alice, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         let text = '';
         response.on('data', (c: Buffer) => (text += c.toString()));
@@ -161,5 +196,65 @@ test('PAY_FORM_SHOP_ORIGIN: an origin is taken as it is, anything else refused',
   assert.equal(shopOriginFromEnv({ PAY_FORM_SHOP_ORIGIN: 'http://localhost:5173/' }), 'http://localhost:5173');
   for (const bad of ['shop.example', 'https://shop.example/checkout', 'javascript:alert(1)', 'http://shop.example']) {
     assert.throws(() => shopOriginFromEnv({ PAY_FORM_SHOP_ORIGIN: bad }), /PAY_FORM_SHOP_ORIGIN must be an origin/, bad);
+  }
+});
+
+/** Reads an event stream until `until` shows in it or the stream has been quiet for `quietMs`. */
+async function streamed(cookie: string, until: string, quietMs = 300): Promise<string> {
+  const reader = (await get('/api/checkout/events', cookie)).body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  while (!text.includes(until)) {
+    const chunk = await Promise.race([reader.read(), new Promise<undefined>((resolve) => setTimeout(resolve, quietMs))]);
+    if (chunk === undefined || chunk.done) break;
+    text += chunk.value;
+  }
+  await reader.cancel();
+  return text;
+}
+
+test("another shopper sees nothing of an order: not its callback (list or stream), not a token, not its status", async (t) => {
+  const bob = await newShopper();
+  const order = (await (await post('/api/checkout/orders', choices)).json()) as { order_ref: string };
+  const { key } = (await (await post('/api/checkout/token', { order_ref: order.order_ref })).json()) as { key: string };
+  await press(sb, key, 'pay');
+  await sb.callbacksIdle();
+  const ref = order.order_ref;
+  const mine = (await (await get('/api/checkout/callbacks')).json()) as Array<{ request_id: string }>;
+  assert.deepEqual(mine.filter((c) => c.request_id === ref).length, 1, 'the shopper sees their own callback');
+  assert.match(await streamed(alice, ref), new RegExp(ref));
+
+  const reads = {
+    callbacks: JSON.stringify(await (await get('/api/checkout/callbacks', bob)).json()),
+    stream: await streamed(bob, ref),
+    anonymous: JSON.stringify(await (await fetch(`${url}/api/checkout/callbacks`)).json()),
+  };
+  for (const [what, text] of Object.entries(reads)) assert.doesNotMatch(text, new RegExp(ref), what);
+  const token = await post('/api/checkout/token', { order_ref: ref }, bob);
+  assert.equal(token.status, 404, 'no token (and no "already paid") for another shopper\'s order');
+  assert.equal((await get(`/api/checkout/status?order_ref=${ref}`, bob)).status, 404);
+  assert.equal((await get(`/api/checkout/status?order_ref=${ref}`)).status, 200);
+  t.diagnostic(`another shopper's reads of a paid order: ${Object.keys(reads).length + 2} tried, 0 showed it`);
+});
+
+test('orders and the callback log are bounded: past maxOrders the oldest go, fixed orders stay', async (t) => {
+  const small = await startShop({ maxOrders: 3 });
+  try {
+    const carol = await newShopper(small.url);
+    const refs: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const order = (await (await post('/api/checkout/orders', choices, carol, small.url)).json()) as { order_ref: string };
+      refs.push(order.order_ref);
+      const { key } = (await (await post('/api/checkout/token', { order_ref: order.order_ref }, carol, small.url)).json()) as { key: string };
+      await press(small.sb, key, 'pay');
+    }
+    await small.sb.callbacksIdle();
+    const kept = refs.filter((ref) => small.backend.orders.get(ref) !== undefined);
+    assert.deepEqual(kept, refs.slice(2), 'the two oldest orders were forgotten');
+    assert.equal((await post('/api/checkout/token', { order_ref: refs[0] }, carol, small.url)).status, 404);
+    assert.notEqual(small.backend.orders.get('demo-beans-usd'), undefined, 'a fixed order is never forgotten');
+    assert.deepEqual(small.backend.callbacks().map((c) => c.request_id), refs.slice(2), 'the log keeps the latest 3');
+    t.diagnostic(`maxOrders 3, 5 orders paid: ${kept.length} orders and ${small.backend.callbacks().length} log entries kept`);
+  } finally {
+    await small.close();
   }
 });

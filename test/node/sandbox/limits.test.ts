@@ -2,9 +2,13 @@
 // records bounded with the oldest settled invoice forgotten first, and a used key's page leading back
 // to the shop.
 import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
 import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_CONCURRENT_POSTS } from '../../../src/sandbox/callbacks.js';
 import { encodeKeySegment } from '../../../src/service/paths.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
+import { startServer } from '../../support/loopback.js';
 import { obtainKey, payoutFields, postJson, press, sandbox, signedBody, startReceiver } from './helpers.js';
 
 const open: Sandbox[] = [];
@@ -47,12 +51,13 @@ test('invoices are capped: past maxInvoices the oldest settled one goes first, t
   await sb.callbacksIdle();
 });
 
-test('requests() and finished callbacks are capped at maxRecords; a callback being delivered is kept', async () => {
+test('requests() and callbacks() are capped at maxRecords, deliveries in progress counted: past it the oldest of those is given up', async () => {
   let answer = 200;
   const receiver = await startReceiver(() => answer);
   const retry = { initialDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 2, timeoutMs: 2000 };
+  const lines: string[] = [];
   try {
-    const sb = await sandbox({ maxRecords: 4, callbackUrl: receiver.url, callbackRetry: retry });
+    const sb = await sandbox({ maxRecords: 4, callbackUrl: receiver.url, callbackRetry: retry, log: (line) => lines.push(line) });
     open.push(sb);
     for (let i = 0; i < 8; i++) {
       assert.equal((await postJson(`${sb.url}/api/payout/`, await signedBody(payoutFields()))).status, 200);
@@ -60,13 +65,70 @@ test('requests() and finished callbacks are capped at maxRecords; a callback bei
     await sb.callbacksIdle();
     assert.equal(sb.requests().length, 4);
     assert.deepEqual(sb.callbacks().map((d) => d.state), ['delivered', 'delivered', 'delivered', 'delivered']);
-    answer = 503; // the merchant is down: these wait for a retry a minute away
-    for (let i = 0; i < 6; i++) await postJson(`${sb.url}/api/payout/`, await signedBody(payoutFields()));
-    await receiver.received(8 + 6);
-    assert.deepEqual(sb.callbacks().map((d) => d.state), Array(6).fill('pending'), 'over the cap, none being delivered is dropped');
+    answer = 503; // the merchant is down: each waits for a retry a minute away
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const fields = payoutFields();
+      ids.push(fields.request_id as string);
+      await postJson(`${sb.url}/api/payout/`, await signedBody(fields));
+      await receiver.received(8 + i + 1);
+    }
+    const kept = sb.callbacks();
+    assert.deepEqual(kept.map((d) => d.state), ['pending', 'pending', 'pending', 'pending']);
+    assert.deepEqual(kept.map((d) => d.body.request_id), ids.slice(2), 'the two oldest being delivered were given up');
+    assert.equal(lines.filter((line) => line.includes('given up: 4 callbacks kept (maxRecords)')).length, 2);
   } finally {
     await Promise.all(open.map((s) => s.close()));
     await receiver.close();
+  }
+});
+
+test('2,000 callbacks to a merchant that never answers: maxRecords of them kept, and as many requests open at the merchant', async (t) => {
+  const sockets = new Set<Socket>();
+  let mostSockets = 0;
+  let posts = 0;
+  let waiting = 0;
+  let mostWaiting = 0;
+  // Reads each callback and never answers; a request stays open until the sandbox lets it go.
+  const merchant = await startServer((_req, res) => {
+    posts++;
+    mostWaiting = Math.max(mostWaiting, ++waiting);
+    res.once('close', () => waiting--);
+  });
+  merchant.server.on('connection', (socket) => {
+    sockets.add(socket);
+    mostSockets = Math.max(mostSockets, sockets.size);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const retry = { initialDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 12, timeoutMs: 60_000 };
+  const sb = await sandbox({ maxRecords: 10, callbackUrl: `${merchant.url}/callback`, callbackRetry: retry });
+  try {
+    const PAYOUTS = 2000;
+    let last = '';
+    for (let i = 0; i < PAYOUTS; i += 20) {
+      const batch = await Promise.all(Array.from({ length: 20 }, () => signedBody(payoutFields())));
+      last = batch.at(-1)!.request_id as string;
+      const answers = await Promise.all(batch.map((body) => postJson(`${sb.url}/api/payout/`, body)));
+      assert.ok(answers.every((a) => a.status === 200));
+    }
+    // The last payout's callback is sent once its answer has gone.
+    while (!sb.callbacks().some((d) => d.body.request_id === last)) await sleep(10);
+    const kept = sb.callbacks();
+    t.diagnostic(
+      `${PAYOUTS} payouts, callback URL never answers, maxRecords 10: ${kept.length} callbacks kept, ` +
+        `at most ${mostWaiting} callback requests open at the merchant at once (${posts} reached it); ` +
+        `at most ${mostSockets} sockets (the rest idle, closed by the merchant's keep-alive timeout)`,
+    );
+    assert.equal(kept.length, 10);
+    assert.deepEqual(new Set(kept.map((d) => d.state)), new Set(['pending']));
+    // A given-up request's close reaches the merchant a moment after the next one: the hard cap is the
+    // sandbox's own on attempts at once; once the closes are in, only the deliveries kept are open.
+    assert.ok(mostWaiting <= MAX_CONCURRENT_POSTS, `at most ${MAX_CONCURRENT_POSTS} requests open at once, saw ${mostWaiting}`);
+    for (let i = 0; i < 500 && waiting > 10; i++) await sleep(10);
+    assert.ok(waiting <= 10, `${waiting} requests still open at the merchant`);
+  } finally {
+    await sb.close();
+    await merchant.close();
   }
 });
 

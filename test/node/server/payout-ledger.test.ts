@@ -222,15 +222,13 @@ test('a Redis that does not answer within commandTimeoutMs, or a client not conn
   const e = await rejects(client(s.url, ledger).createPayout(p), PayoutLedgerError);
   assert.equal(e.outcomeUnknown, false);
   assert.equal(s.requests.length, 0);
-  // The claim was already on its way and runs once Redis wakes up; the release sent after it (nothing
-  // went out) frees the request_id again, so a later call sends it.
+  // The claim was already on its way and runs once Redis wakes up; the release sent after it runs next,
+  // so the request_id is not held in flight for the lease.
   await pauser.sendCommand(['CLIENT', 'UNPAUSE']);
   await pauser.quit();
   assert.equal(await ledger.get(keyOf(p)), undefined);
-  assert.equal((await client(s.url, ledger).createPayout(p)).request_id, p.request_id);
-  assert.equal(s.requests.length, 1);
 
   const never = createClient({ url: redisServer.url });
   await rejects(client(s.url, new RedisPayoutLedger(never)).createPayout(payout()), PayoutLedgerError);
-  assert.equal(s.requests.length, 1);
+  assert.equal(s.requests.length, 0);
 });

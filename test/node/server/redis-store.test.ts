@@ -134,3 +134,20 @@ test('Redis lost between onStatus and its record: 503 (never 200 without a store
     await own.stop();
   }
 });
+
+test('a prefix that holds one of the store\'s key names is refused: two stores on one Redis never share a key', async (t) => {
+  // With 'n:' and 'n:order:', the first store's status of order "callback:K" would be the second's claim of K.
+  const refused: unknown[] = ['n:order:', 'n:callback:', 'order:', 'shop:callback:x:', 5, ['n:']];
+  for (const prefix of refused) {
+    await assert.rejects(store({ prefix } as never), (error: Error) => error instanceof ConfigError && /prefix: must/.test(error.message), String(prefix));
+  }
+  // Prefixes that nest otherwise keep apart: each store reads only what it wrote.
+  const [a, b] = [await store({ prefix: 'nest:' }), await store({ prefix: 'nest:x:' })];
+  const key = JSON.stringify(['inv-1', 'success']);
+  assert.equal(await a.begin(key), 'new');
+  assert.equal(await b.begin(key), 'new');
+  await a.complete(key, { request_id: 'o-1', status: 'success', invoice_id: 'inv-a' });
+  await b.complete(key, { request_id: 'o-1', status: 'fail', invoice_id: 'inv-b' });
+  assert.deepEqual([(await a.status('o-1'))?.invoice_id, (await b.status('o-1'))?.invoice_id], ['inv-a', 'inv-b']);
+  t.diagnostic(`${refused.length} prefixes refused (a key name inside, or not a string); nested 'nest:' and 'nest:x:' kept apart`);
+});

@@ -1,13 +1,16 @@
 // createStatusHandler: the verified status of one order, only to the browser authorize lets see it,
 // with a bounded long poll that hears of a callback taken by another server (Redis pub/sub, or the
 // re-read when that news is missed). Real loopback servers and a real redis-server.
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ConfigError,
   createCallbackHandler,
   createStatusHandler,
+  createTokenHandler,
   MemoryCallbackStore,
+  PaymentClient,
   RedisCallbackStore,
   sign,
   toNodeHandler,
@@ -75,6 +78,57 @@ describe('status handler: answers', () => {
     assert.equal((await ask(status, '')).status, 404);
     assert.equal((await ask(status, 'o', { method: 'POST' })).status, 405);
     assert.equal((await ask(status, 'o', { method: 'HEAD' })).status, 204);
+  });
+
+  test('TRACE and every other method a handler does not take: 405 with Allow, from each of pay-form\'s handlers', async (t) => {
+    const handlers: Array<[FetchHandler, string]> = [
+      [createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true }), 'GET, HEAD'],
+      [createCallbackHandler({ secret: SECRET, onStatus: () => undefined }), 'POST'],
+      [createTokenHandler({ client: new PaymentClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm', secret: SECRET }), resolve: () => null }), 'POST'],
+    ];
+    // fetch() refuses TRACE itself: node:http sends it as a scanner would.
+    const send = (url: string, method: string) =>
+      new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const request = http.request(`${url}/status?order_ref=o`, { method }, (response) => {
+          response.resume();
+          response.once('end', () => resolve({ status: response.statusCode ?? 0, allow: response.headers.allow }));
+        });
+        request.once('error', reject);
+        request.end();
+      });
+    const methods = ['TRACE', 'OPTIONS', 'PUT', 'DELETE', 'PATCH', 'PROPFIND'];
+    let answers = 0;
+    for (const [handler, allow] of handlers) {
+      const url = await serve(handler);
+      for (const method of methods) {
+        if (allow.includes(method)) continue;
+        assert.deepEqual(await send(url, method), { status: 405, allow }, `${method} ${allow}`);
+        answers++;
+      }
+    }
+    t.diagnostic(`${answers} requests with ${methods.length} unsupported methods to the 3 handlers: all 405 with Allow, none 500`);
+  });
+
+  test('order_ref variants (NUL, case, spaces) through a lookup that folds them: the found order\'s request_id reads that order only', async (t) => {
+    // docs/server.md's authorize: the shop's lookup folds case, spaces and NUL (as an SQL collation
+    // may); the store keeps request_ids exactly, and holds another order under 'ORD-1'.
+    const store = new MemoryCallbackStore();
+    const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-alice', 'ord-1')), 200);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-other', 'ORD-1')), 200);
+    const shopOrders = new Map([['ord-1', { requestId: 'ord-1', ownerId: 'alice' }]]);
+    const find = (orderRef: string) => shopOrders.get(orderRef.replace(/\0/g, '').trim().toLowerCase());
+    const mine = (request: Request, orderRef: string) => find(orderRef)?.ownerId === request.headers.get('cookie');
+    const canonical = await serve(createStatusHandler({ store, waitMs: 0, authorize: (request, orderRef) => (mine(request, orderRef) ? find(orderRef)!.requestId : null) }));
+    const asIs = await serve(createStatusHandler({ store, waitMs: 0, authorize: mine }));
+    const variants = ['ord-1', 'ORD-1', 'Ord-1', ' ord-1', 'ord-1 ', 'ord-1\0', '\0ORD-1'];
+    for (const variant of variants) {
+      const answer = await ask(canonical, variant, { headers: { cookie: 'alice' } });
+      assert.deepEqual(answer.body, { status: 'success', invoice_id: 'inv-alice' }, JSON.stringify(variant));
+    }
+    // What `true` would do: the store read by the browser's string, here another order's status.
+    assert.deepEqual((await ask(asIs, 'ORD-1', { headers: { cookie: 'alice' } })).body, { status: 'success', invoice_id: 'inv-other' });
+    t.diagnostic(`${variants.length} order_ref variants with the found order's request_id: all read that order, none another's (with true, 'ORD-1' read another order)`);
   });
 
   test('authorize answering a request_id: that order is looked up; authorize throwing: 503', async () => {
