@@ -127,3 +127,24 @@ test('claims that reach Redis after their callers gave up are released: the next
   assert.equal(s.requests.length, 10, 'each sent once');
   t.diagnostic(`10 payouts while Redis was stopped: 10 PayoutLedgerError, 0 sent; once it answered, ${left.filter((e) => e === undefined).length} of 10 request_ids free and 10 retries sent once each`);
 });
+
+test('a release that cannot reach the ledger (a failover under way) is sent again until it does', async () => {
+  // A real claim that lands and is refused: this Redis has no replica, so WAIT 1 answers 0.
+  const real = new RedisPayoutLedger(redis, { prefix: 'release-again:', replicas: 1, replicaWaitMs: 20 });
+  // The fault no real part shows on demand: the connection lost right after the claim ran, twice.
+  let lost = 2;
+  const ledger: PayoutLedger = {
+    claim: (key, claim) => real.claim(key, claim),
+    finish: (key, token, outcome) => (lost-- > 0 ? Promise.reject(new Error('connection lost')) : real.finish(key, token, outcome)),
+    resolve: (key, resolution) => real.resolve(key, resolution),
+    get: (key) => real.get(key),
+  };
+  const s = await service(happyService);
+  const p = payout();
+  await fails(clientFor(s.url, { payoutLedger: ledger }).createPayout(p), PayoutLedgerError);
+  assert.equal((await real.get(keyOf(p)))?.state, 'in-flight', 'the claim landed, and the first release was lost');
+  for (let i = 0; i < 100 && (await real.get(keyOf(p))) !== undefined; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await real.get(keyOf(p)), undefined, 'released by a later attempt');
+  assert.equal(lost, -1, 'two attempts lost, the third taken');
+  assert.equal(s.requests.length, 0);
+});
