@@ -3,7 +3,7 @@
 // stdin (so several workers fire at the same moment), runs the job, prints one JSON line of results and
 // exits. Run with `node --import tsx test/support/payout-worker.ts '<job>'`.
 import { createInterface } from 'node:readline';
-import { PaymentClient, PayoutLedgerError, RedisPayoutLedger, type PayoutOutcome, type PayoutParams } from '../../src/server/index.js';
+import { DuplicatePayoutError, PaymentClient, PayoutLedgerError, RedisPayoutLedger, type PayoutOutcome, type PayoutParams } from '../../src/server/index.js';
 import { connectRedis, type RedisSpec } from './redis-clients.js';
 
 export interface WorkerJob {
@@ -12,7 +12,8 @@ export interface WorkerJob {
   redis?: RedisSpec;
   /** At most this many createPayout at once (default: all at once). */
   concurrency?: number;
-  /** A call refused with PayoutLedgerError (nothing sent) is made again, 50 ms apart, for this long. */
+  /** A call refused with PayoutLedgerError (nothing sent), or as in flight in another call, is made
+   *  again (50 ms later, then up to 500 ms apart) for this long, as a merchant's job queue would. */
   retryMs?: number;
   prefix: string;
   baseUrl: string;
@@ -46,14 +47,17 @@ const client = new PaymentClient({
 });
 const retryUntil = Date.now() + (job.retryMs ?? 0);
 
+const later = (error: unknown) =>
+  error instanceof PayoutLedgerError || (error instanceof DuplicatePayoutError && error.state === 'in-flight' && !error.mismatch);
+
 async function payout(p: PayoutParams): Promise<WorkerResult> {
-  for (;;) {
+  for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
     try {
       const invoice = await client.createPayout(p);
       return { ok: true, request_id: p.request_id, invoice_id: invoice.invoice_id, signature: invoice.signature };
     } catch (error) {
-      if (!(error instanceof PayoutLedgerError) || Date.now() > retryUntil) return describe(p.request_id, error);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!later(error) || Date.now() > retryUntil) return describe(p.request_id, error);
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }

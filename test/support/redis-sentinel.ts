@@ -55,7 +55,8 @@ export async function startRedisSentinel(): Promise<RedisSentinelSet> {
       dirs.push(dir);
       const port = await freePort();
       const config = path.join(dir, 'sentinel.conf');
-      // Down after 1 s without an answer (the default is 30 s): the tests crash the primary on purpose.
+      // Down after 2 s without an answer (the default is 30 s): the tests crash the primary on purpose,
+      // and a busy machine can hold a healthy node for a second.
       await writeFile(
         config,
         [
@@ -63,7 +64,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelSet> {
           'bind 127.0.0.1',
           `dir ${dir}`,
           `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primary} 2`,
-          `sentinel down-after-milliseconds ${SENTINEL_NAME} 1000`,
+          `sentinel down-after-milliseconds ${SENTINEL_NAME} 2000`,
           `sentinel failover-timeout ${SENTINEL_NAME} 10000`,
           `sentinel parallel-syncs ${SENTINEL_NAME} 1`,
           '',
@@ -109,13 +110,30 @@ export async function startRedisSentinel(): Promise<RedisSentinelSet> {
 
   /** Waits until the replica is in sync with the primary and every sentinel sees both and the others. */
   async function ready(primaryPort: number, replicaPort: number): Promise<void> {
-    await until(`the replica on ${replicaPort} to be in sync with ${primaryPort}`, async () => {
-      const link = await info(replicaPort, 'replication');
-      return link['master_port'] === String(primaryPort) && link['master_link_status'] === 'up';
-    });
-    const expected = `name=${SENTINEL_NAME},status=ok,address=127.0.0.1:${primaryPort},slaves=1,sentinels=3`;
-    await until('every sentinel to see the primary, its replica and the other sentinels', async () =>
-      (await Promise.all(sentinels.map(({ port }) => info(port, 'sentinel')))).every((fields) => fields['master0'] === expected),
+    try {
+      await until(`the replica on ${replicaPort} to be in sync with ${primaryPort}`, async () => {
+        const link = await info(replicaPort, 'replication');
+        return link['master_port'] === String(primaryPort) && link['master_link_status'] === 'up';
+      });
+      const expected = `name=${SENTINEL_NAME},status=ok,address=127.0.0.1:${primaryPort},slaves=1,sentinels=3`;
+      await until('every sentinel to see the primary, its replica and the other sentinels', async () =>
+        (await Promise.all(sentinels.map(({ port }) => info(port, 'sentinel')))).every((fields) => fields['master0'] === expected),
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; now: ${await snapshot()}`);
+    }
+  }
+
+  /** What each node and sentinel says, for a failure's message. */
+  async function snapshot(): Promise<string> {
+    const say = (port: number, ask: () => Promise<string>) => ask().then((text) => `${port}: ${text}`, (e: unknown) => `${port}: ${String(e)}`);
+    const nodes = data.map(({ port }) =>
+      say(port, async () => {
+        const link = await info(port, 'replication');
+        return `${link['role']} of ${link['master_port'] ?? '-'} link ${link['master_link_status'] ?? '-'}, ${link['connected_slaves'] ?? 0} replicas`;
+      }),
     );
+    const watchers = sentinels.map(({ port }) => say(port, async () => (await info(port, 'sentinel'))['master0'] ?? '?'));
+    return (await Promise.all([...nodes, ...watchers])).join('; ');
   }
 }

@@ -56,8 +56,9 @@ function replay(held: PayoutEntry, request: PayoutRequest, fp: string): JsonObje
  * outcome. A ledger that cannot claim means nothing is sent, and the claim is released: a claim that
  * reaches the ledger after this call gave up (Redis answered late, or a primary ran it and died before
  * answering, its replica now serving) would otherwise hold the request_id in flight for the whole
- * lease, then leave it unknown. A ledger that cannot record the outcome leaves the claim in flight;
- * once its lease ends it reads as unknown, which is safe.
+ * lease, then leave it unknown. An outcome the ledger cannot record at once is sent again until it
+ * can (a failover ends) or the lease ends; meanwhile the claim is in flight, and after the lease it
+ * reads as unknown, which is safe.
  */
 export async function guardedPayout(
   ledger: PayoutLedger,
@@ -73,7 +74,7 @@ export async function guardedPayout(
   try {
     held = await ledger.claim(key, { token, fingerprint: fp, leaseMs });
   } catch (error) {
-    release(ledger, key, token, leaseMs);
+    void settle(ledger, key, token, { state: 'free' }, leaseMs);
     throw new PayoutLedgerError('claim', error);
   }
   if (held) return replay(held, request, fp);
@@ -86,27 +87,25 @@ export async function guardedPayout(
     outcome = refusedForSure(error) ? { state: 'free' } : { state: 'unknown', reason: unknownReason(error) };
     throw error;
   } finally {
-    await ledger.finish(key, token, outcome!).catch(() => undefined);
+    await settle(ledger, key, token, outcome!, leaseMs);
   }
 }
 
 /**
- * Frees a claim that threw: at once, sent after the claim on the same connection so that it runs after
- * a claim that lands late, then again until the ledger takes it (a failover can last seconds) or the
- * claim's lease ends. Only this call's token is freed (the contract's finish), and nothing was sent:
- * always safe, however late.
+ * finish(), at once (after a claim that threw: on the same connection, so it runs after a claim that
+ * lands late) and, when that fails, again until the ledger takes it (a failover can last seconds) or
+ * the claim's lease ends; resolves after the first attempt. Only this call's token is settled (the
+ * contract's finish), so a late one never touches another call's claim.
  */
-function release(ledger: PayoutLedger, key: string, token: string, leaseMs: number): void {
+async function settle(ledger: PayoutLedger, key: string, token: string, outcome: PayoutFinish, leaseMs: number): Promise<void> {
   const until = Date.now() + leaseMs;
-  const attempt = (pause: number): void => {
-    ledger.finish(key, token, { state: 'free' }).catch(() => {
-      if (Date.now() + pause >= until) return;
-      // unref: a pending release does not keep the process alive (Node; other runtimes lack it).
-      const timer: { unref?(): unknown } = setTimeout(() => attempt(Math.min(pause * 2, 1000)), pause);
-      timer.unref?.();
-    });
+  const again = (pause: number): void => {
+    if (Date.now() + pause >= until) return;
+    // unref: a pending retry does not keep the process alive (Node; other runtimes lack it).
+    const timer: { unref?(): unknown } = setTimeout(() => void ledger.finish(key, token, outcome).catch(() => again(Math.min(pause * 2, 1000))), pause);
+    timer.unref?.();
   };
-  attempt(50);
+  await ledger.finish(key, token, outcome).catch(() => again(50));
 }
 
 function refIssues(ref: unknown): FieldIssue[] {

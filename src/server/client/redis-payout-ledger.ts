@@ -48,7 +48,12 @@ if s == 'in-flight' and redis.call('EXISTS', KEYS[2]) == 0 then
   s = 'unknown'
 end`;
 
-const CLAIM = new RedisScript(`${STALE}
+// A token already released does nothing: its caller gave up, and a client that sends commands again
+// after reconnecting (ioredis does) can deliver the claim after its release.
+const CLAIM = new RedisScript(`if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
+  return {'state', 'unknown', 'fp', ARGV[2], 'reason', 'released'}
+end
+${STALE}
 if not s then
   redis.call('HSET', KEYS[1], 'state', 'in-flight', 'token', ARGV[1], 'fp', ARGV[2])
   redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
@@ -59,8 +64,13 @@ return redis.call('HGETALL', KEYS[1])`);
 const GET = new RedisScript(`${STALE}
 return redis.call('HGETALL', KEYS[1])`);
 
-// ARGV: token, outcome (paid | unknown | free), body, reason, ttlMs, invoice_id
+// ARGV: token, outcome (paid | unknown | free), body, reason, ttlMs, invoice_id. A release is remembered
+// (KEYS[3], for ttlMs) even when its claim has not landed yet.
 const FINISH = new RedisScript(`
+if ARGV[2] == 'free' then
+  redis.call('SADD', KEYS[3], ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
 local s = redis.call('HGET', KEYS[1], 'state')
 if (s ~= 'in-flight' and s ~= 'unknown') or redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[2])
@@ -179,10 +189,11 @@ export class RedisPayoutLedger implements PayoutLedger {
     return toEntry(await this.#run(GET, key, []));
   }
 
-  /** The entry and its lease, under one hash tag: one slot on a cluster, as a script needs. */
+  /** The entry, its lease and the tokens released, under one hash tag: one slot on a cluster, as a
+   *  script needs. */
   #keys(key: string): string[] {
     const entry = `${this.prefix}{${key}}`;
-    return [entry, `${entry}:lease`];
+    return [entry, `${entry}:lease`, `${entry}:released`];
   }
 
   #run(script: RedisScript, key: string, args: string[]): Promise<unknown> {
