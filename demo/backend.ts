@@ -3,8 +3,8 @@
 // statuses and callbacks, never another shopper's. What it keeps in memory is bounded.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackPayload, type FetchHandler,
-  type TokenParams,
+  createCallbackHandler, createTokenHandler, INVALID_JSON_MESSAGE, PaymentClient, toNodeHandler, type CallbackOrder, type CallbackPayload,
+  type ResolvedOrder, type TokenParams,
 } from '../src/server/index.js';
 import { SettledOrders, type CallbackStore } from './backend-status.js';
 import { ensureShopper, shopperOf } from './shoppers.js';
@@ -40,6 +40,8 @@ export interface DemoBackendConfig {
 export interface CallbackLogEntry {
   received_at: string;
   invoice_id: string;
+  /** The shop's order, and the request_id the service got for the attempt (the order and its attempt id). */
+  order_ref: string;
   request_id: string;
   status: string;
   amount: number | undefined;
@@ -74,13 +76,12 @@ export class DemoBackend {
     this.orders = new OrderBook(config.maxOrders);
     this.#maxLog = config.maxOrders ?? DEFAULT_MAX_ORDERS;
     const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
-    const tokenHandler = createTokenHandler({
-      client,
-      resolve: (request, body) => this.#tokenParams(request, body.order_ref),
-    });
     this.#settled = new SettledOrders((orderRef) => this.orders.get(orderRef), config.store);
+    // One store for the three handlers: a paid order gets no second token, and each checkout is an attempt.
+    const store = this.#settled.store;
+    const tokenHandler = createTokenHandler({ client, store, resolve: (request, body) => this.#tokenParams(request, body.order_ref) });
     const callbackHandler = createCallbackHandler({
-      secret: config.secret, store: this.#settled.store, onStatus: (payload) => this.#record(payload),
+      secret: config.secret, store, onStatus: (payload, order) => this.#record(payload, order),
     });
     this.#routes = {
       'GET config': toNodeHandler(async () => json(200, this.#publicConfig())),
@@ -89,7 +90,7 @@ export class DemoBackend {
       ),
       'POST orders': toNodeHandler((request) => this.#createOrder(request)),
       'GET status': toNodeHandler(this.#settled.handler),
-      'POST token': toNodeHandler((request) => this.#token(request, tokenHandler)),
+      'POST token': toNodeHandler(tokenHandler),
       'POST callback': toNodeHandler(callbackHandler),
       'GET callbacks': toNodeHandler(async (request) => json(200, this.#logOf(shopperOf(request.headers.get('cookie'))))),
       'GET events': (req, res) => this.#stream(req, res),
@@ -148,24 +149,14 @@ export class DemoBackend {
     return this.orders.isFixed(order) || order.shopper === shopperOf(request.headers.get('cookie')) ? order : undefined;
   }
 
-  /** A paid order gets no new token: a second invoice for it could be paid a second time. */
-  async #token(request: Request, tokenHandler: FetchHandler): Promise<Response> {
-    const orderRef = await request
-      .clone()
-      .json()
-      .then((body: unknown) => (body as { order_ref?: unknown } | null)?.order_ref, () => undefined);
-    if (this.#orderFor(request, orderRef)?.status === 'paid') {
-      return json(409, failureBody('This order is already paid'));
-    }
-    return tokenHandler(request);
-  }
-
-  /** The token request for an order, from the shop's own data. success_url / fail_url point back at the
-   *  shop's configured origin, the one its pages are served from, so the return page's message comes
-   *  from the page's own origin; a forged Host header cannot move them. */
-  #tokenParams(request: Request, orderRef: string | undefined): TokenParams | null {
+  /** The token request for an order, from the shop's own data; 'paid' for an order the shop knows is
+   *  paid (the store knows it too, across backends). success_url / fail_url point back at the shop's
+   *  configured origin, the one its pages are served from, so the return page's message comes from the
+   *  page's own origin; a forged Host header cannot move them. */
+  #tokenParams(request: Request, orderRef: string | undefined): ResolvedOrder {
     const order = this.#orderFor(request, orderRef);
     if (!order) return null;
+    if (order.status === 'paid') return 'paid';
     // A fixed order's status and callback go to the shopper paying it now.
     if (this.orders.isFixed(order)) order.shopper = shopperOf(request.headers.get('cookie'));
     const origin = this.config.shopOrigin;
@@ -183,13 +174,15 @@ export class DemoBackend {
     };
   }
 
-  #record(payload: CallbackPayload): void {
-    const order = this.orders.get(typeof payload.request_id === 'string' ? payload.request_id : undefined);
+  #record(payload: CallbackPayload, { orderRef }: CallbackOrder): void {
+    const order = this.orders.get(orderRef);
+    // A paid order stays paid: a late decline of another attempt does not undo it.
     if (order && payload.status === 'success') order.status = 'paid';
-    if (order && payload.status === 'fail') order.status = 'failed';
+    if (order && payload.status === 'fail' && order.status !== 'paid') order.status = 'failed';
     const entry: CallbackLogEntry = {
       received_at: new Date().toISOString(),
       invoice_id: payload.invoice_id,
+      order_ref: orderRef ?? '',
       request_id: String(payload.request_id ?? ''),
       status: payload.status,
       amount: typeof payload.amount === 'number' ? payload.amount : undefined,

@@ -20,13 +20,20 @@ interface Config {
 }
 
 /** What the person reads after each outcome the element reports, and whether the form (showing the
- *  shop's return page by then) is closed so the page's own result replaces it. */
+ *  shop's return page, or the service's own result page, by then) is closed so the page's own result
+ *  replaces it. The verified outcome may come first: with status-url the page needs no return page. An
+ *  error has no line of the page's own: the element shows it in place of the form, in the shopper's
+ *  words (role="alert"; an order already paid says so), while its code and message go to the log. */
 const RESULTS: Partial<Record<PayFormEventName, (detail: Record<string, unknown>) => [string, string, boolean]>> = {
   'pay-form-success': () => ['success', 'Payment successful', true],
   'pay-form-fail': () => ['fail', 'Payment failed', true],
+  'pay-form-settled': (detail) => (detail.status === 'success' ? ['success', 'Payment successful', true] : ['fail', 'Payment failed', true]),
   'pay-form-close': () => ['closed', 'Payment window closed', false],
-  'pay-form-error': (detail) => ['error', `Payment could not start: ${String(detail.message ?? detail.code)}`, false],
+  'pay-form-error': (detail) => [detail.code === 'order-paid' ? 'paid' : 'error', '', false],
 };
+
+/** The page says the result itself (#result), so the element's own result texts stay empty. */
+const TEXTS: PayForm['texts'] = { success: '', fail: '' };
 
 /** The shop's own word, from the service's signed callback (pay-form-settled): the only confirmation. */
 function showSettled(detail: Record<string, unknown>): void {
@@ -97,7 +104,8 @@ async function main(): Promise<void> {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void pay(config);
+    // While a payment runs Pay stays focusable (aria-disabled, not disabled): focus stays on it.
+    if ($('#pay').getAttribute('aria-disabled') !== 'true') void pay(config);
   });
   $<HTMLButtonElement>('#pay').disabled = false;
 }
@@ -105,19 +113,22 @@ async function main(): Promise<void> {
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
   const cancel = $<HTMLButtonElement>('#cancel');
-  button.disabled = true;
+  const again = $<HTMLButtonElement>('#again');
+  button.setAttribute('aria-disabled', 'true');
   cancel.hidden = true;
+  again.hidden = true;
   showResult('', '');
-  // The first outcome of this payment stands: a close that follows a result does not replace it.
+  // The first outcome of this payment attempt stands: a close that follows a result does not replace it.
   let done = false;
   const finish = (status: string, text: string, closeForm: PayForm | undefined) => {
     if (done) return;
     done = true;
     showResult(status, text);
     cancel.hidden = true;
+    // The same order again: a new attempt after a decline, "already paid" after a payment.
+    again.hidden = status === 'paid' || status === 'error';
     closeForm?.close();
-    button.disabled = false;
-    // Focus would otherwise fall to <body> (the dialog hands it back to a button disabled at the time).
+    button.removeAttribute('aria-disabled');
     button.focus();
   };
   $('#confirmed').textContent = '';
@@ -133,7 +144,7 @@ async function pay(config: Config): Promise<void> {
         redirect_mode: field<HTMLInputElement>('redirect_mode').checked,
       }),
     });
-    if (!response.ok) throw new Error(`the shop refused the order (${response.status})`);
+    if (!response.ok) throw new Error(`POST /api/checkout/orders answered ${response.status}`);
     const order = (await response.json()) as { order_ref: string };
     item('#events', `order created`, order.order_ref);
     // For the return page of a redirect: it asks the shop about this order once the person is back.
@@ -146,6 +157,7 @@ async function pay(config: Config): Promise<void> {
     payForm.setAttribute('status-url', '/api/checkout/status');
     const display = (form.elements.namedItem('display') as RadioNodeList).value;
     payForm.setAttribute('display', display);
+    payForm.texts = TEXTS;
     for (const name of PAY_FORM_EVENTS) {
       payForm.addEventListener(name, (e) => {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
@@ -158,10 +170,23 @@ async function pay(config: Config): Promise<void> {
     // An inline form has no Close button of its own (the modal has): the shop offers one.
     cancel.hidden = display !== 'inline';
     cancel.onclick = () => finish('cancelled', 'Payment cancelled', payForm);
+    again.onclick = () => {
+      done = false;
+      again.hidden = true;
+      cancel.hidden = display !== 'inline';
+      showResult('', '');
+      $('#confirmed').textContent = '';
+      item('#events', 'this order again');
+      payForm.open();
+    };
     $('#payment').replaceChildren(payForm);
   } catch (error) {
-    finish('error', `Payment could not start: ${error instanceof Error ? error.message : String(error)}`, undefined);
+    item('#events', 'order not created', error instanceof Error ? error.message : String(error));
+    finish('error', 'We could not create your order. Please try again.', undefined);
   }
 }
 
-main().catch((error: unknown) => showResult('error', `The shop could not load: ${String(error)}`));
+main().catch((error: unknown) => {
+  console.error(error);
+  showResult('error', 'The shop could not load. Please reload the page.');
+});

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { OutputChunk, OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
-import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, isExternal } from './entries.js';
+import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRY, isExternal } from './entries.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
 
@@ -54,9 +54,10 @@ export async function buildModules(): Promise<void> {
   });
 }
 
-/** The minified browser build of the root entry, as a page gets it (not lib mode: Vite keeps white
- *  space in lib-mode ES output, and these files are for pages, not bundlers). */
+/** The minified browser build of an element entry (`input`, under src/), as a page gets it (not lib
+ *  mode: Vite keeps white space in lib-mode ES output, and these files are for pages, not bundlers). */
 function pageBuild(
+  input: string,
   write: boolean,
   rolldown: { external?: (id: string) => boolean; output: OutputOptions | OutputOptions[] },
   sourcemap = false,
@@ -73,7 +74,7 @@ function pageBuild(
       minify: true,
       sourcemap,
       copyPublicDir: false,
-      rolldownOptions: { input: src('element/index'), preserveEntrySignatures: 'strict', onLog, ...rolldown },
+      rolldownOptions: { input: src(input), preserveEntrySignatures: 'strict', onLog, ...rolldown },
     },
   };
 }
@@ -88,7 +89,7 @@ function chunksOf(result: Awaited<ReturnType<typeof build>>): OutputChunk[] {
  *  licence notices of what they bundle beside them (named by each bundle's opening legal comment). */
 export async function buildBundles(): Promise<void> {
   const result = await build(
-    pageBuild(true, {
+    pageBuild(SCRIPT_TAG_ENTRY, true, {
       output: [
         { format: 'es', entryFileNames: BUNDLES.esm, postBanner: NOTICES_BANNER },
         { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER, generatedCode: { symbols: false } },
@@ -97,11 +98,20 @@ export async function buildBundles(): Promise<void> {
   );
   const moduleIds = chunksOf(result).flatMap((chunk) => chunk.moduleIds);
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
+  await buildReturnBundle();
+}
+
+/** The return page's script: pay-form's own code only (no Lit), so its legal comment is pay-form's. */
+export async function buildReturnBundle(): Promise<void> {
+  const output = { format: 'es', entryFileNames: RETURN_BUNDLE, postBanner: '/*! pay-form (MIT) */' } as const;
+  const result = await build(pageBuild('element/return-on-load', true, { output }));
+  const bundled = chunksOf(result).flatMap((chunk) => chunk.moduleIds).filter((id) => id.includes('node_modules'));
+  if (bundled.length > 0) throw new Error(`build: ${RETURN_BUNDLE} must hold pay-form's code only, not ${bundled.join(', ')}`);
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
 export function elementOnlyConfig(): InlineConfig {
-  return pageBuild(false, { external: (id) => /^(lit|@lit\/reactive-element)(\/|$)/.test(id), output: { format: 'es' } });
+  return pageBuild('element/index', false, { external: (id) => /^(lit|@lit\/reactive-element)(\/|$)/.test(id), output: { format: 'es' } });
 }
 
 export async function buildElementWithoutLit(): Promise<string> {
@@ -113,7 +123,7 @@ export async function buildElementWithoutLit(): Promise<string> {
 
 /** The ES module bundle as built, with its source map, in memory: bench/size/size-modules.ts attributes its bytes. */
 export async function bundleWithMap(): Promise<{ code: string; map: { sources: string[]; mappings: string } }> {
-  const result = await build(pageBuild(false, { output: { format: 'es' } }, true));
+  const result = await build(pageBuild(SCRIPT_TAG_ENTRY, false, { output: { format: 'es' } }, true));
   const [chunk] = chunksOf(result);
   if (chunk?.map == null) throw new Error('build: no bundle with a source map');
   return { code: chunk.code, map: { sources: chunk.map.sources, mappings: chunk.map.mappings } };
@@ -139,7 +149,7 @@ async function main(): Promise<void> {
   declarations();
   manifest();
   console.log('Script-tag bundles (put the hash in the integrity attribute):');
-  for (const file of Object.values(BUNDLES)) console.log(`  dist/${file}  ${await sriOf(new URL(`dist/${file}`, root))}`);
+  for (const file of SCRIPT_FILES) console.log(`  dist/${file}  ${await sriOf(new URL(`dist/${file}`, root))}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -30,6 +30,15 @@ export const CLI = 'sandbox/cli';
 /** The script-tag bundles: self-contained, minified, Lit inside. */
 export const BUNDLES = { esm: 'pay-form.min.js', iife: 'pay-form.iife.min.js' } as const;
 
+/** The script-tag bundles' entry (under src/): defines the tag and exposes the class only. */
+export const SCRIPT_TAG_ENTRY = 'element/script-tag';
+
+/** The return page's script (src/element/return-on-load.ts): self-contained, minified, no Lit. */
+export const RETURN_BUNDLE = 'pay-form-return.min.js';
+
+/** Every file a page loads by a script tag, each with its SRI hash in the README. */
+export const SCRIPT_FILES: readonly string[] = [...Object.values(BUNDLES), RETURN_BUNDLE];
+
 /** What npm users install beside pay-form: never bundled into the npm modules. */
 export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'] as const;
 

@@ -3,14 +3,14 @@
 // the element needs one command, and the documentation tests then pass again.
 import { readFile, writeFile } from 'node:fs/promises';
 import { sizeRows, sizeTable } from '../bench/size/size.js';
-import { BUNDLES } from './entries.js';
+import { SCRIPT_FILES } from './entries.js';
 import { MODULES_HEADING, SIZE_FILE, syncHashes, syncTable } from './readme.js';
 import { moduleBytes, moduleTable } from '../bench/size/size-modules.js';
 import { sriOf } from './sri.js';
 
 const root = new URL('..', import.meta.url);
 const hashes: Record<string, string> = {};
-for (const file of Object.values(BUNDLES)) hashes[file] = await sriOf(new URL(`dist/${file}`, root));
+for (const file of SCRIPT_FILES) hashes[file] = await sriOf(new URL(`dist/${file}`, root));
 
 const readmeUrl = new URL('README.md', root);
 await writeFile(readmeUrl, syncHashes(await readFile(readmeUrl, 'utf8'), hashes));

@@ -1,7 +1,7 @@
 // The documentation's generated parts: the script tags' integrity hashes (README.md) and the size table
 // (docs/performance.md). Tests read them with these helpers; `npm run readme:sync` writes them after a
 // build.
-import { BUNDLES } from './entries.js';
+import { SCRIPT_FILES } from './entries.js';
 
 /** The page, relative to the repository root, whose SIZE_HEADING section holds the size table. */
 export const SIZE_FILE = 'docs/performance.md';
@@ -55,7 +55,7 @@ export interface ScriptTag {
 /** Every `<script … src="https://…/dist/pay-form…min.js" …>` in the README (the tags a merchant copies;
  *  the demo's local `/dist/…` tag is not one), with its integrity and crossorigin. */
 export function bundleScriptTags(readme: string): ScriptTag[] {
-  const files = Object.values(BUNDLES) as string[];
+  const files = SCRIPT_FILES;
   const tags: ScriptTag[] = [];
   for (const match of readme.matchAll(/<script\b[^>]*>/g)) {
     const tag = match[0];

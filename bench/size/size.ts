@@ -1,11 +1,12 @@
 // npm run bench:size (bench/size/size.ts): what a page downloads. gzip at level 9 and brotli at quality 11 (node:zlib),
-// as CDNs serve them, for the script-tag bundles (Lit inside) and for the element without Lit.
+// as CDNs serve them, for the script-tag bundles (Lit inside), the element without Lit and the return
+// page's script.
 // docs/performance.md's "Size" section holds this table verbatim, and the bytes per module
 // (bench/size/size-modules.ts) under MODULES_HEADING; test/node/package/readme.test.ts keeps both so.
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildElementWithoutLit } from '../../scripts/build.js';
-import { BUNDLES } from '../../scripts/entries.js';
+import { BUNDLES, RETURN_BUNDLE } from '../../scripts/entries.js';
 import { moduleBytes, moduleTable } from './size-modules.js';
 
 const KIB = 1024;
@@ -14,6 +15,8 @@ const KIB = 1024;
  * docs/performance.md ("Size") says why it is where it is. The element without Lit has no budget of its own.
  */
 export const BUNDLE_BUDGET = 7.5 * KIB;
+/** The return page's script: its own, small budget (pay-form's code only, no Lit). */
+export const RETURN_BUDGET = 1 * KIB;
 
 /** A file's gzip at level 9, as CDNs serve it and as the budget counts it. */
 export const gzipBytes = (code: Uint8Array): number => gzipSync(code, { level: 9 }).length;
@@ -59,6 +62,7 @@ export async function sizeRows(root = new URL('../..', import.meta.url)): Promis
     measure(`script-tag bundle, ES module (\`dist/${BUNDLES.esm}\`, Lit inside)`, await file(BUNDLES.esm), BUNDLE_BUDGET),
     measure(`script-tag bundle, classic script (\`dist/${BUNDLES.iife}\`, Lit inside)`, await file(BUNDLES.iife), BUNDLE_BUDGET),
     measure('element without Lit (the `pay-form` entry, minified, Lit external)', await buildElementWithoutLit(), null),
+    measure(`the return page's script (\`dist/${RETURN_BUNDLE}\`)`, await file(RETURN_BUNDLE), RETURN_BUDGET),
   ];
 }
 

@@ -3,4 +3,5 @@ export { PayForm, DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE } from './pay-form.j
 export { DEFAULT_SETTLE_TIMEOUT } from './pay-form-properties.js';
 export * from './events.js';
 export type { FetchToken, FetchTokenContext, TokenAnswer } from './token-controller.js';
+export { DEFAULT_TEXTS, type PayFormTextKey, type PayFormTexts } from './texts.js';
 export type { ResultMessage, ResultStatus } from './result.js';

@@ -45,14 +45,15 @@ const CHECK_WAIT_MS = 1000;
 type Writable = { frame: Frame | null };
 
 export class FrameWatchController implements ReactiveController {
-  /** The frame on show, or null: set by watch(), and by clear() when the host removes it. */
-  readonly frame: Frame | null = null;
+  /** The frame on show, or none (unset until the first): set by watch(), and by clear() when the host
+   *  removes it. Fields start unset rather than set, for the bundle's size. */
+  declare readonly frame?: Frame | null;
   readonly #host: FrameWatchHost;
   readonly #on: FrameWatchCallbacks;
   /** The frame's iframe once in the document: its window is the only source a result may come from. */
-  #iframe: HTMLIFrameElement | null = null;
+  #iframe?: HTMLIFrameElement | null;
   /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
-  #blind = false;
+  #blind?: boolean;
 
   constructor(host: FrameWatchHost, on: FrameWatchCallbacks) {
     this.#host = host;
@@ -80,7 +81,7 @@ export class FrameWatchController implements ReactiveController {
     (this as Writable).frame = frame;
     this.#iframe = null;
     this.#blind = false;
-    setTimeout(() => this.#check(frame, !frame.ready, 'load-timeout', `the form did not load in ${ms} ms`), ms);
+    setTimeout(() => frame.ready || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms);
   }
 
   /** The frame's iframe is in the document: the only window a result may come from. */
@@ -106,7 +107,7 @@ export class FrameWatchController implements ReactiveController {
     fetch(`${frame.origin}/`, init).then(
       () => this.#ready(frame),
       // The CSP violation event is queued before the rejection settles: look after it has run.
-      () => setTimeout(() => (this.#blind ? this.#ready(frame) : this.#check(frame, true, 'service-unreachable', `${frame.origin} is unreachable`))),
+      () => setTimeout(() => (this.#blind ? this.#ready(frame) : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
     );
   }
 
@@ -117,14 +118,14 @@ export class FrameWatchController implements ReactiveController {
     this.#on.ready(frame);
   }
 
-  /** Reports a failure of the frame on show when `failed` holds and no result has come. */
-  #check(frame: Frame, failed: boolean, code: FrameErrorCode, message: string): void {
-    if (failed && this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
+  /** Reports a failure of the frame on show, unless a result has come. */
+  #check(frame: Frame, code: FrameErrorCode, message: string): void {
+    if (this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
   }
 
   handleEvent(event: Event): void {
     const frame = this.frame;
-    if (frame === null) return;
+    if (!frame) return;
     if (event instanceof MessageEvent) {
       const source = this.#iframe?.contentWindow;
       if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
@@ -143,7 +144,7 @@ export class FrameWatchController implements ReactiveController {
     const host = this.#host;
     const path = event.composedPath();
     if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
-    this.#check(frame, true, 'csp-blocked', `the page's CSP (${effectiveDirective}) blocked ${frame.origin}: add it to frame-src`);
+    this.#check(frame, 'csp-blocked', `CSP ${effectiveDirective} blocked ${frame.origin}: add it to frame-src`);
   }
 }
 

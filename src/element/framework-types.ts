@@ -24,6 +24,8 @@ export interface PayFormAttributes {
   'status-url'?: string;
   'settle-timeout'?: number | `${number}`;
   'await-settled'?: boolean;
+  /** JSON of `PayFormTexts` keys to strings. */
+  texts?: string;
 }
 
 export type PayFormEventHandler<K extends PayFormEventName> = (event: CustomEvent<PayFormEventDetails[K]>) => void;

@@ -3,7 +3,8 @@
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token-controller.js';
-import { DEFAULT_SETTLE_TIMEOUT } from './settle-controller.js';
+import type { PayFormTexts } from './texts.js';
+import { DEFAULT_SETTLE_TIMEOUT, MAX_TIMER_MS } from './settle-controller.js';
 
 export const DEFAULT_LOAD_TIMEOUT = 15000;
 export const DEFAULT_FRAME_TITLE = 'Payment form';
@@ -12,14 +13,14 @@ export { DEFAULT_SETTLE_TIMEOUT };
 /** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
 export function timeLimit(value: number, fallback: number): number {
   // Past 2^31 - 1 ms a timer fires at once: a longer limit waits as long as a timer can.
-  return Number.isFinite(value) && value >= 0 ? Math.min(value, 2147483647) : fallback;
+  return Number.isFinite(value) && value >= 0 ? Math.min(value, MAX_TIMER_MS) : fallback;
 }
 
 /**
  * Every property, one row each: the type its attribute converts to (none: no attribute) and its
  * default (none: null). The attribute's name is the property's in kebab case (`baseUrl` is `base-url`).
  */
-const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor | BooleanConstructor, value?: unknown]> = {
+const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor | BooleanConstructor | ObjectConstructor, value?: unknown]> = {
   baseUrl: [String],
   key: [String],
   redirectUrl: [String],
@@ -34,6 +35,7 @@ const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor |
   statusUrl: [String],
   settleTimeout: [Number, DEFAULT_SETTLE_TIMEOUT],
   awaitSettled: [Boolean, false],
+  texts: [Object],
   fetchToken: [],
 };
 
@@ -54,9 +56,10 @@ const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) =>
  * @attr allowed-origins - Space-separated origins, besides the page's own, whose result messages are accepted.
  * @attr frame-sandbox - The iframe's `sandbox` attribute; absent unless set here.
  * @attr frame-title - The iframe's title (its accessible name); default "Payment form".
- * @attr status-url - The merchant's status endpoint, same origin as the page: after a result (or, with `await-settled`, at once) it is asked for `order-ref`'s verified status, and `pay-form-settled` fires.
- * @attr settle-timeout - Milliseconds to wait for the verified status before `pay-form-error` `settle-timeout`; default 60000.
+ * @attr status-url - The merchant's status endpoint, same origin as the page: from the moment the form is shown (or, with `await-settled`, at once) it is asked for the verified status of `order-ref`'s attempt, and `pay-form-settled` fires, with or without a return page's result.
+ * @attr settle-timeout - Milliseconds to wait for the verified status after a result (or from `settle()`/`await-settled`) before `pay-form-error` `settle-timeout`; default 60000.
  * @attr await-settled - Boolean, for the return page of a redirect flow: ask `status-url` as soon as it and `order-ref` are set, without a framed result.
+ * @attr texts - JSON: the words the element shows and announces, by key (`loading`, `success`, `fail`, `close`, or an error code), in place of the English defaults.
  * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
  */
 export class PayFormProperties extends ReactiveElement {
@@ -95,6 +98,12 @@ export class PayFormProperties extends ReactiveElement {
   declare settleTimeout: number;
   /** @default false */
   declare awaitSettled: boolean;
+  /**
+   * The words the element shows and announces (docs/element.md, Accessibility), by key: any key left
+   * out, or not a string, keeps its English default from `DEFAULT_TEXTS`.
+   * @default null
+   */
+  declare texts: Partial<PayFormTexts> | null;
   /**
    * For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`.
    * @default null

@@ -1,7 +1,7 @@
-// The element's two pieces of DOM, built directly: the iframe (a new one per open, so a late load of an
-// old frame is never taken for the new) and the modal dialog around it. Every value is set as an
-// attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
-import { openFormUrl } from '../service/form-url.js';
+// The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
+// never taken for the new), the modal dialog around it, and the live regions that say what happens.
+// Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
+import { formUrlAt, type BaseUrl } from '../service/form-url.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -14,7 +14,7 @@ export function setAttributes(node: Element, attributes: Attributes): void {
   }
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   setAttributes(node, attributes);
   node.append(...children);
@@ -28,28 +28,27 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
   return iframe;
 }
 
-/** The modal dialog around the iframe; `dismiss` runs for the close button, Escape (cancel) and a close by the browser. */
-export function createModal(iframe: HTMLIFrameElement, dismiss: () => void): HTMLDialogElement {
-  const button = element(
-    'button',
-    { part: 'close-button', type: 'button', 'aria-label': 'Close' },
-    element('span', { 'aria-hidden': 'true' }, '×'),
-  );
+/**
+ * The modal dialog around the iframe, with the element's status in its bar: content outside a modal
+ * dialog is inert, so the status must be inside to be seen and heard, and it describes the dialog so
+ * that opening it reads out "loading". `close` names the close button; `dismiss` runs for it and
+ * for the dialog's close (Escape, or the browser closing it).
+ */
+export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, close: string, dismiss: () => void): HTMLDialogElement {
+  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close }, element('span', { 'aria-hidden': 'true' }, '×'));
   button.onclick = dismiss;
-  const dialog = element('dialog', { part: 'dialog' }, element('div', { class: 'bar' }, button), iframe);
-  dialog.oncancel = (event) => {
-    event.preventDefault();
-    dismiss();
-  };
+  const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
+  // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
   dialog.onclose = dismiss;
   return dialog;
 }
 
 /**
- * Runs the URL checks and the iframe's construction once, so the first key pays only for inserting
- * the iframe (bench/form-open measures the cold first open). The iframe is never inserted: it never loads.
+ * Runs the key's checks under the checked `base` and the iframe's construction once, so the first key
+ * pays only for inserting the iframe (bench/form-open measures the cold first open). The iframe is
+ * never inserted: it never loads.
  */
-export function warmFrame(): void {
-  openFormUrl('https://warm.invalid', 'warm');
+export function warmFrame(base: BaseUrl): void {
+  formUrlAt(base, 'warm');
   createFrame('about:blank', () => {});
 }

@@ -5,18 +5,21 @@ import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
+import { isResultStatus, type ResultStatus } from './result.js';
 import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { createFrame, createModal, setAttributes, warmFrame } from './pay-form.dom.js';
+import { createFrame, createModal, element, setAttributes, warmFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
+import { DEFAULT_TEXTS, type PayFormTextKey } from './texts.js';
 
 export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
 
 /** Properties whose change means "a different form": the element decides again what to show. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
-const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
+/** The last two inputs: a change of either drops the token asked for. */
+const TOKEN_SOURCES = INPUTS.slice(4);
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -28,27 +31,55 @@ const TOKEN_SOURCES = ['tokenUrl', 'fetchToken'] as const;
  * @fires pay-form-redirect - `{ url }`, cancelable: unless cancelled the page is then sent to `url`.
  * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page.
  * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
- * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for the order; the event to trust for money.
+ * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money. A `success` or `fail` becomes the state, the form kept as after a result.
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
- * @fires pay-form-error - `{ code, message }`: a refusal, a failed token request, a load timeout, an unreachable service or a CSP block.
+ * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, an order already paid, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
+ *
+ * @slot loading - Replaces the `loading` text, said while the token request and the form load. Every text key but `close` names a slot the same way.
+ * @slot success - Replaces the `success` text, said after a success result.
+ * @slot fail - Replaces the `fail` text, said after a fail result.
+ * @slot invalid-base-url - Replaces the `invalid-base-url` error text.
+ * @slot invalid-key - Replaces the `invalid-key` error text.
+ * @slot invalid-redirect-url - Replaces the `invalid-redirect-url` error text.
+ * @slot token-request-failed - Replaces the `token-request-failed` error text.
+ * @slot order-paid - Replaces the `order-paid` error text.
+ * @slot load-timeout - Replaces the `load-timeout` error text.
+ * @slot service-unreachable - Replaces the `service-unreachable` error text.
+ * @slot csp-blocked - Replaces the `csp-blocked` error text.
+ * @slot invalid-status-url - Replaces the `invalid-status-url` error text.
+ * @slot settle-timeout - Replaces the `settle-timeout` error text.
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
- * @csspart close-button - The modal's close button (accessible name "Close").
+ * @csspart close-button - The modal's close button (accessible name "Close", the `close` text).
+ * @csspart status - The status (`role="status"`): loading, then the result; empty otherwise. In the modal's bar while the modal is open.
+ * @csspart alert - The error message (`role="alert"`) shown in place of the form; empty otherwise.
  *
  * @cssprop [--pay-form-height=640px] - The iframe's height.
  * @cssprop [--pay-form-width=100%] - The iframe's width.
  * @cssprop [--pay-form-border=0] - The iframe's border.
- * @cssprop [--pay-form-dialog-width=min(32rem, calc(100vw - 2rem))] - The modal dialog's width.
- * @cssprop [--pay-form-backdrop=rgb(0 0 0 / 0.5)] - The modal's backdrop.
+ * @cssprop [--pay-form-dialog-width=32rem] - The modal dialog's width; the browser keeps a modal dialog within the viewport less 2em.
+ * @cssprop [--pay-form-backdrop=#00000080] - The modal's backdrop.
  */
 export class PayForm extends PayFormProperties {
   static override styles = styles;
 
   #state: PayFormState = 'idle';
-  #needsRun = false;
+  #needsRun?: boolean;
+  /** The live regions, made with the shadow root: the status (polite) and the alert (assertive). */
+  #status!: HTMLElement;
+  #alert!: HTMLElement;
+  /** The error on show: the code of the last pay-form-error not cancelled since the last decision. */
+  #error?: PayFormTextKey | null;
+  /**
+   * What had focus when the form last started loading (<body> when nothing had): where focus goes
+   * back to (docs/element.md, Accessibility).
+   */
+  #opener?: HTMLElement | null;
+  /** The form was removed or an error came since the last update: focus may have fallen to <body>. */
+  #refocus?: boolean;
   /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
-  #shown: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null = null;
+  #shown?: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail({ code: 'token-request-failed', message }),
@@ -57,8 +88,10 @@ export class PayForm extends PayFormProperties {
     result: (status) => {
       this.#setState(status);
       this.#emit(`pay-form-${status}`, { status });
-      // The framed result is the browser's word: ask the merchant's backend for the verified one.
-      this.#askSettled(true);
+      // The framed result is the browser's word: the verified one is awaited for at most settle-timeout
+      // from now, asked anew (the asking since the form opened has no time limit).
+      this.#settle.stop();
+      this.settle();
     },
     ready: (frame) => {
       if (!frame.result) this.#setState('open');
@@ -73,7 +106,11 @@ export class PayForm extends PayFormProperties {
   });
 
   readonly #settle = new SettleController(this, {
-    settled: (detail) => this.#emit(PAY_FORM_SETTLED, detail),
+    settled: (detail) => {
+      // Verified, with or without a return page's result: the form is handled as after one.
+      if (isResultStatus(detail.status)) this.#setState(detail.status);
+      this.#emit(PAY_FORM_SETTLED, detail);
+    },
     failed: (code, message) => this.#fail({ code, message }, true),
   });
 
@@ -85,14 +122,17 @@ export class PayForm extends PayFormProperties {
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     // A declarative shadow root (markup cached from an older server render) holds only stale nodes.
     this.shadowRoot?.replaceChildren();
-    return super.createRenderRoot();
+    const root = super.createRenderRoot();
+    // In the tree from the start and never replaced: a live region reads out changes to its content.
+    const region = (role: string) => element('div', { id: role, part: role, role });
+    root.append((this.#status = region('status')), (this.#alert = region('alert')));
+    return root;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#setState(this.#state);
     this.#needsRun = true;
-    this.requestUpdate();
+    this.#setState(this.#state);
   }
 
   override disconnectedCallback(): void {
@@ -106,15 +146,18 @@ export class PayForm extends PayFormProperties {
   open(): void {
     if (!this.isConnected) return;
     if (this.key == null && this.redirectUrl == null) this.#token.stop();
+    // A new attempt: the last one's verified status is no longer awaited.
+    this.#settle.stop();
     this.#run();
   }
 
   /**
-   * Asks status-url for order-ref's verified status now (as `await-settled` does on connection), for a
-   * return page that sets things up from script. Does nothing while asking or once settled.
+   * Asks status-url for order-ref's verified status now, for at most settle-timeout (as `await-settled`
+   * does on connection), for a return page that sets things up from script. Does nothing while asking or
+   * once settled.
    */
   settle(): void {
-    if (this.isConnected) this.#askSettled(false);
+    if (this.isConnected && !this.#settle.running && !this.#settle.settled) this.#ask(timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT));
   }
 
   /** Removes the form, inline or modal, and fires `pay-form-close` with reason `api`. */
@@ -125,23 +168,35 @@ export class PayForm extends PayFormProperties {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.stop();
     if (!this.isConnected) return;
-    if (this.awaitSettled) this.settle();
     if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
       this.#needsRun = false;
       this.#run();
     }
+    // After the decision, which clears the error on show: a status-url refused at once stays said.
+    if (this.awaitSettled) this.settle();
   }
 
-  /** Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current title and sandbox. */
+  /**
+   * Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current
+   * title and sandbox; says the state and the error; gives focus back when it fell to <body>.
+   */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
+    const root = this.renderRoot;
     const frame = this.#watch.frame;
+    const status = this.#status;
+    const state = this.#state;
     let shown = this.#shown;
     const isNew = shown?.frame !== frame;
     if (isNew) {
       shown?.node.remove();
+      // Back from the modal's bar to the top of the shadow root.
+      if (status.parentNode !== root) root.prepend(status);
       shown = this.#shown = frame && this.#nodes(frame);
     }
+    this.#say(status, state in DEFAULT_TEXTS ? (state as PayFormTextKey) : null);
+    this.#say(this.#alert, this.#error);
+    if (this.#refocus) this.#giveFocusBack();
     if (!shown) return;
     const { iframe, node } = shown;
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
@@ -149,39 +204,76 @@ export class PayForm extends PayFormProperties {
     setAttributes(iframe, { title, sandbox: this.frameSandbox });
     if (node !== iframe) setAttributes(node, { 'aria-label': title });
     if (!isNew) return;
-    this.renderRoot.append(node);
+    root.append(node);
     this.#watch.shown(iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
-    if (node instanceof HTMLDialogElement && this.isConnected) node.showModal();
+    if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
   }
 
   #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
     const iframe = createFrame(frame.url, () => this.#watch.loaded(frame));
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, dismiss) };
+    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, this.#status, this.#text('close'), dismiss) };
+  }
+
+  /** The page's text for `key` when it set a string, else the English default. */
+  #text(key: PayFormTextKey): string {
+    const own = this.texts?.[key];
+    return typeof own === 'string' ? own : DEFAULT_TEXTS[key];
+  }
+
+  /**
+   * Puts `key`'s text in a live region, in a slot of that name the page may fill, or empties it for
+   * null. Only a change is written: whatever is written into a live region is read out again.
+   */
+  #say(region: HTMLElement, key?: PayFormTextKey | null): void {
+    const content = key ? [element('slot', { name: key }, this.#text(key))] : [];
+    if (!region.firstChild?.isEqualNode(content[0] ?? null)) region.replaceChildren(...content);
+  }
+
+  /**
+   * After the form was removed or an error came, focus that fell to <body> goes to the opener when it
+   * can take it (it may be disabled or gone by now), else to the element itself, focusable for that
+   * moment. Nothing moves when the opener is <body>: focus was never on a control.
+   */
+  #giveFocusBack(): void {
+    this.#refocus = false;
+    const opener = this.#opener;
+    if (!opener || document.activeElement !== document.body) return;
+    opener.focus();
+    if (document.activeElement === opener) return;
+    this.tabIndex = -1;
+    this.addEventListener('blur', () => this.removeAttribute('tabindex'), { once: true });
+    this.focus();
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
   #run(): void {
     this.#removeFrame();
+    this.#error = null;
     // Checked once per decision; null means "no base URL yet".
     const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
     if (base?.ok) {
       // Preconnects to the service and, while the key is still on its way, warms the frame's code once.
       preconnect(base.value.origin);
-      if (this.key == null) warmUpOnce(warmFrame);
+      if (this.key == null) warmUpOnce(() => warmFrame(base.value));
     }
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;
-    if (token === 'pending') return this.#setState('loading');
-    if (token === 'failed') return this.#setState('error');
-    if (token) return 'redirect_url' in token ? this.#redirectTo(token.redirect_url) : this.#openKey(base, token.key);
+    if (typeof token === 'string') return this.#setState(token);
+    if (token) {
+      return 'paid' in token
+        ? this.#fail({ code: 'order-paid', message: 'order already paid' })
+        : 'key' in token
+          ? this.#openKey(base, token.key)
+          : this.#redirectTo(token.redirect_url);
+    }
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
-      if (base !== null && !base.ok) return this.#fail(base);
+      if (base?.ok === false) return this.#fail(base);
       this.#setState('loading');
       void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
     } else this.#setState('idle');
@@ -189,8 +281,8 @@ export class PayForm extends PayFormProperties {
 
   #redirectTo(raw: string): void {
     const checked = checkRedirectUrl(raw);
-    if (!checked.ok) return this.#fail(checked);
-    this.#navigate(checked.value);
+    if (checked.ok) this.#navigate(checked.value);
+    else this.#fail(checked);
   }
 
   #openKey(base: Checked<BaseUrl> | null, key: string): void {
@@ -204,36 +296,46 @@ export class PayForm extends PayFormProperties {
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
+    // The state set above renders the frame.
     this.#watch.watch({ url, origin: base.value.origin, display }, this.#loadTimeoutMs());
-    this.requestUpdate();
+    // The verified status is asked for from now on, with or without a return page (docs/element.md).
+    this.#ask();
+  }
+
+  /** Asks status-url, when set, about the order's attempt (the token answer's, when the key came from
+   *  one: service/checkout.ts), for at most `ms`, or without it until stopped or asked again. */
+  #ask(ms?: number): void {
+    if (this.statusUrl != null) void this.#settle.ask(this.statusUrl, this.orderRef, (this.#token.status as { attempt?: string } | undefined)?.attempt, ms);
   }
 
   #loadTimeoutMs(): number {
     return timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT);
   }
 
-  /** Asks status-url, when set, for order-ref's verified status; `again` after a new framed result. */
-  #askSettled(again: boolean): void {
-    if (this.statusUrl != null) void this.#settle.start(this.statusUrl, this.orderRef, timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT), again);
-  }
-
+  /** Removes the form on show or the token request under way (nothing else is there to close). */
   #dismiss(reason: 'user' | 'api'): void {
-    const state = this.#state;
+    const asking = this.#token.status === 'loading';
+    if (!asking && !this.#watch.frame) return;
+    if (asking) this.#token.stop();
     // A result, once reached, stays: closing then only removes the form (the return page).
-    const result = state === 'success' || state === 'fail' ? state : null;
-    if (result === null ? state !== 'loading' && state !== 'open' : this.#watch.frame === null) return;
-    if (this.#token.status === 'pending') this.#token.stop();
+    const result = this.#result();
     this.#removeFrame();
-    if (result === null) this.#setState('closed');
+    if (!result) {
+      // Closed before a result: nothing awaits this attempt's verified status any more.
+      this.#settle.stop();
+      this.#setState('closed');
+    }
     this.#emit(PAY_FORM_CLOSE, { reason, result });
   }
 
   #removeFrame(): void {
     const watch = this.#watch;
-    if (watch.frame === null) return;
+    if (!watch.frame) return;
     watch.clear();
-    const dialog = this.#shown?.node;
-    if (dialog instanceof HTMLDialogElement && dialog.open) dialog.close();
+    this.#refocus = true;
+    // An iframe has no `open`: only an open dialog is closed.
+    const dialog = this.#shown?.node as HTMLDialogElement | undefined;
+    if (dialog?.open) dialog.close();
     this.requestUpdate();
   }
 
@@ -246,20 +348,30 @@ export class PayForm extends PayFormProperties {
   }
 
   /**
-   * Reports a refusal or a failure as pay-form-error (only its code and message). `keepResult` when
-   * only the verified status is missing: a result already reached then stays the state.
+   * Reports a refusal or a failure as pay-form-error (only its code and message) and, unless a
+   * listener cancels it, shows it in the shopper's words. `keepResult` when only the verified status
+   * is missing: a result already reached then stays the state.
    */
-  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult = false): void {
-    if (!keepResult || (this.#state !== 'success' && this.#state !== 'fail')) this.#setState('error');
-    this.#emit(PAY_FORM_ERROR, { code, message });
+  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
+    this.#setState((keepResult && this.#result()) || 'error');
+    this.#refocus = true;
+    if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
   }
 
+  /** The result reached (the state `success` or `fail`), or null. */
+  #result(): ResultStatus | null {
+    const state = this.#state;
+    return isResultStatus(state) ? state : null;
+  }
+
+  /** Sets the state and renders it; on loading, remembers what has focus, to give it back there. */
   #setState(state: PayFormState): void {
-    this.#state = state;
-    if (this.getAttribute('state') !== state) this.setAttribute('state', state);
+    if (state === 'loading') this.#opener = document.activeElement as HTMLElement | null;
+    this.setAttribute('state', (this.#state = state));
+    this.requestUpdate();
   }
 
-  #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable = false): boolean {
+  #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable?: boolean): boolean {
     return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
   }
 }

@@ -1,14 +1,14 @@
 // Getting the connection and the code ready before the key arrives, so the first form opens sooner
 // (docs/performance.md, time to form). Nothing runs at import time.
-import { httpOrigin } from '../service/form-url.js';
+import { element } from './pay-form.dom.js';
+
+const preconnected = new Set<string>();
 
 /** Adds `<link rel="preconnect">` to the service's origin once per page. */
 export function preconnect(origin: string): void {
-  if ([...document.head.querySelectorAll<HTMLLinkElement>('link[rel~=preconnect]')].some((link) => httpOrigin(link.href) === origin)) return;
-  const link = document.createElement('link');
-  link.rel = 'preconnect';
-  link.href = origin;
-  document.head.append(link);
+  if (preconnected.has(origin)) return;
+  preconnected.add(origin);
+  document.head.append(element('link', { rel: 'preconnect', href: origin }));
 }
 
 let warmed = false;

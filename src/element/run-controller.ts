@@ -8,7 +8,7 @@ export type EndRun = (report: () => void) => void;
 
 export class RunController<Callbacks> implements ReactiveController {
   /** The current run: aborted when cut short, null once it has ended. */
-  #run: AbortController | null = null;
+  #run?: AbortController | null;
 
   constructor(
     host: ReactiveControllerHost,
@@ -18,7 +18,7 @@ export class RunController<Callbacks> implements ReactiveController {
   }
 
   get running(): boolean {
-    return this.#run !== null;
+    return !!this.#run;
   }
 
   hostDisconnected(): void {
@@ -30,7 +30,7 @@ export class RunController<Callbacks> implements ReactiveController {
     this.stop();
     const run = (this.#run = new AbortController());
     // An answer ends the run without aborting: the signal is only for what was cut short.
-    const end = (report: () => void, abort = false) => {
+    const end = (report: () => void, abort?: boolean) => {
       if (this.#run !== run) return;
       this.#run = null;
       if (abort) run.abort();

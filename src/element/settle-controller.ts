@@ -1,17 +1,21 @@
-// Asking the merchant's status-url for the verified outcome of an order, as a Lit reactive controller.
-// The protocol (docs/element.md, Verified outcome): GET {status-url}?order_ref=…, one request at a
-// time; 200 { status, invoice_id } settles, 204 means "not yet, ask again", 404 means the endpoint does
-// not know the order, anything else is retried after a short back-off, all within settle-timeout. Only
-// the page's own origin may answer: a redirect (which could hand the answer to another origin) or a
-// 200 that is not JSON is an error, never a status.
+// Asking the merchant's status-url for the verified outcome of an order's attempt, as a Lit reactive
+// controller. The protocol (service/checkout.ts; docs/element.md, Verified outcome): GET
+// {status-url}?order_ref=…&attempt=…, one request at a time; 200 { status, invoice_id } settles, 204
+// means "not yet, ask again", 404 means the endpoint does not know the order, anything else is asked
+// again after a growing back-off. Only the page's own origin may answer: a redirect (which could hand
+// the answer to another origin) or a 200 that is not JSON is an error, never a status.
 import type { PayFormSettledDetail } from './events.js';
+import { ATTEMPT_PARAM, ORDER_REF_PARAM, parseStatusAnswer } from '../service/checkout.js';
 import { RunController } from './run-controller.js';
 
 export const DEFAULT_SETTLE_TIMEOUT = 60000;
-/** Wait after a 5xx, a network error or an unreadable answer (or the server's retry-after, capped). */
+/** The first wait after a 5xx, a network error or an unreadable answer; it doubles with each one up to the longest. */
 const BACKOFF_MS = 1000;
-const MAX_RETRY_AFTER_MS = 10000;
-/** A long poll that answers 204 at once is asked again no sooner than this after the last ask began. */
+/** The longest wait between two asks, a retry-after included. */
+const MAX_WAIT_MS = 30000;
+/** The longest a browser timer waits (2^31 - 1 ms, about 24.8 days). */
+export const MAX_TIMER_MS = 2147483647;
+/** After a 204 (a long poll that ran out, or an endpoint that does not wait) the next ask waits this long. */
 const MIN_ASK_INTERVAL_MS = 250;
 
 export type SettleErrorCode = 'settle-timeout' | 'invalid-status-url';
@@ -23,52 +27,58 @@ export interface SettleCallbacks {
 
 export class SettleController extends RunController<SettleCallbacks> {
   /** pay-form-settled fired for the last run. */
-  #settled = false;
+  declare settled?: boolean;
 
-  /** Starts asking for at most `ms`, unless already asking; `again` allows a new run after a settled one (a new result). */
-  async start(statusUrl: string, orderRef: string | null, ms: number, again: boolean): Promise<void> {
-    if (this.running || (this.#settled && !again)) return;
-    this.#settled = false;
-    const { failed } = this.on;
-    const refuse = () => failed('invalid-status-url', 'status-url must answer JSON from this origin');
+  /**
+   * Asks about `attempt` of the order until its verified status arrives, for at most `ms`. Without `ms`
+   * (an open form, before any result) it asks until stopped or asked again with a limit, and reports
+   * nothing but the verified status: a result, or the form itself, may still come.
+   */
+  async ask(statusUrl: string, orderRef: string | null, attempt: string | undefined, ms?: number): Promise<void> {
+    this.settled = false;
+    const failed = (code: SettleErrorCode, message: string) => () => {
+      if (ms !== undefined) this.on.failed(code, message);
+    };
+    const refuse = failed('invalid-status-url', 'status-url must answer JSON from this origin');
     let url: URL | undefined;
     try {
       url = new URL(statusUrl, document.baseURI);
     } catch {}
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
     if (url?.origin !== location.origin) return refuse();
-    // The status endpoint answers 404 without an order reference: say so at once instead of asking.
-    if (!orderRef) return failed('settle-timeout', 'no order-ref to ask status-url about');
-    // A fragment in status-url stays out: fetch never sends one.
-    url!.searchParams.set('order_ref', orderRef);
-    const [signal, end] = this.begin(ms, () => failed('settle-timeout', `no status from status-url in ${ms} ms`));
+    // A fragment in status-url stays out: fetch never sends one. Without order-ref the endpoint's 404
+    // says that it knows no such order.
+    url.searchParams.set(ORDER_REF_PARAM, orderRef ?? '');
+    if (attempt) url.searchParams.set(ATTEMPT_PARAM, attempt);
+    const [signal, end] = this.begin(ms ?? MAX_TIMER_MS, failed('settle-timeout', `no status in ${ms} ms`));
+    // Asks since the last 204 (or the start): the wait after a failure doubles with each.
+    let failures = 0;
     // A stopped run ends here when its current wait is over, before asking again.
     while (!signal.aborted) {
-      const began = Date.now();
-      let wait = BACKOFF_MS;
+      let wait = Math.min(BACKOFF_MS * 2 ** failures++, MAX_WAIT_MS);
       try {
         // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
-        const response = await fetch(url!, { cache: 'no-store', headers: { accept: 'application/json' }, redirect: 'manual', signal });
-        const { status: code } = response;
+        const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' }, redirect: 'manual', signal });
+        const { status } = response;
         // A redirect is not followed: it comes back as an opaque answer, status 0. A 200 is parsed as JSON
         // only, so the answer never reaches the DOM; one served as anything else is refused.
-        if (!code || (code === 200 && !response.headers.get('content-type')?.startsWith('application/json'))) return end(refuse);
-        if (code === 200) {
-          // Two non-empty strings settle, and only these two fields go on; an unreadable answer is retried.
-          const { status, invoice_id } = Object(await response.json()) as { status?: unknown; invoice_id?: unknown };
-          if (typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id) {
-            return end(() => {
-              this.#settled = true;
-              this.on.settled({ status, invoice_id });
-            });
-          }
+        if (!status || (status === 200 && !response.headers.get('content-type')?.startsWith('application/json'))) return end(refuse);
+        // Two non-empty strings settle, and only these two fields go on; an unreadable answer is asked again.
+        const detail = status === 200 && parseStatusAnswer(await response.json());
+        if (detail) {
+          return end(() => {
+            this.settled = true;
+            this.on.settled(detail);
+          });
         }
-        if (code === 404) return end(() => failed('settle-timeout', 'status-url does not know this order (404)'));
+        if (status === 404) return end(failed('settle-timeout', 'status-url does not know this order'));
         const seconds = Number(response.headers.get('retry-after'));
-        if (code === 204) wait = began + MIN_ASK_INTERVAL_MS - Date.now();
-        else if (seconds > 0) wait = Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+        if (status === 204) {
+          failures = 0;
+          wait = MIN_ASK_INTERVAL_MS;
+        } else if (seconds > 0) wait = Math.min(seconds * 1000, MAX_WAIT_MS);
       } catch {
-        // A network error is retried after the back-off; an abort ends the loop.
+        // A network error is asked again after the back-off; an abort ends the loop.
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }

@@ -1,10 +1,11 @@
 // Asking the merchant's own backend for a key, as a Lit reactive controller: the POST to token-url or
 // the integrator's fetchToken, one request at a time, bounded by a time limit, aborted when the host
 // leaves the page or the element forgets it. Every failure is one message naming the source, so the
-// element has a single code to report.
+// element has a single code to report; a paid order is an answer (service/checkout.ts).
+import { parseTokenAnswer, type TokenAnswer } from '../service/checkout.js';
 import { RunController } from './run-controller.js';
 
-export type TokenAnswer = { key: string } | { redirect_url: string };
+export type { TokenAnswer };
 
 export interface FetchTokenContext {
   /** The merchant's order reference from the order-ref attribute, or null. */
@@ -15,52 +16,46 @@ export interface FetchTokenContext {
 
 export type FetchToken = (context: FetchTokenContext) => Promise<TokenAnswer>;
 
-/**
- * `{ key }` or `{ redirect_url }` with a string value; anything else is not an answer. When both
- * are present redirect_url wins, as the service's own rule says (docs/service-contract.md, Endpoints).
- */
-export function parseTokenAnswer(data: unknown): TokenAnswer | null {
-  const { key, redirect_url } = Object(data) as { key?: unknown; redirect_url?: unknown };
-  return typeof redirect_url === 'string' ? { redirect_url } : typeof key === 'string' ? { key } : null;
-}
-
 export interface TokenCallbacks {
   /** An answer arrived for the current request; `status` now holds it. */
   answered(): void;
-  /** The current request failed or timed out; `status` is now `failed`. */
+  /** The current request failed or timed out; `status` is now `error`. */
   failed(message: string): void;
 }
 
 export class TokenController extends RunController<TokenCallbacks> {
-  /** Unset until asked, then `pending`, the answer, or `failed`. */
-  declare status?: TokenAnswer | 'pending' | 'failed';
+  /** Unset until asked, then `loading`, the answer, or `error`: the element's state while there is no answer to act on. */
+  declare status?: TokenAnswer | 'loading' | 'error';
 
   /**
    * Runs fetchToken when set, else POSTs `{"order_ref": ...}` to token-url (the order reference only, so
-   * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer, a bad shape
-   * or no answer in time all fail the request with a message that says which.
+   * the browser never names an amount). A throw, a rejection, a non-2xx or non-JSON answer (a 409 is the
+   * answer `{ paid: true }` of a paid order), a bad shape or no answer in time all fail the request with
+   * a message that says which.
    */
   async request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number): Promise<void> {
     const source = fetchToken ? 'fetchToken' : 'token-url';
     const failed = (message: string) => () => {
-      this.status = 'failed';
+      this.status = 'error';
       this.on.failed(message);
     };
     // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
     const [signal, end] = this.begin(ms, failed(`no token in ${ms} ms`));
-    this.status = 'pending';
+    this.status = 'loading';
     let data: unknown;
     try {
       if (fetchToken) data = await fetchToken({ orderRef, signal });
       else {
-        const response = await fetch(tokenUrl ?? '', {
+        // tokenUrl is set when fetchToken is not: the element asks only then.
+        const response = await fetch(tokenUrl!, {
           // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(orderRef === null ? {} : { order_ref: orderRef }),
+          // No order-ref: `{}` (JSON leaves out a field that is undefined).
+          body: JSON.stringify({ order_ref: orderRef ?? undefined }),
           signal,
         });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        if (!response.ok && response.status !== 409) throw new Error(`HTTP ${response.status}`);
         data = await response.json();
       }
     } catch (error) {
@@ -69,12 +64,12 @@ export class TokenController extends RunController<TokenCallbacks> {
     }
     const answer = parseTokenAnswer(data);
     end(
-      answer === null
-        ? failed(`${source} gave neither key nor redirect_url`)
-        : () => {
+      answer
+        ? () => {
             this.status = answer;
             this.on.answered();
-          },
+          }
+        : failed(`${source} gave no key or redirect_url`),
     );
   }
 

@@ -67,7 +67,7 @@ const STYLE = `
   .actions { display: flex; gap: .75rem; flex-wrap: wrap; }
   button { font: inherit; padding: .7rem 1.4rem; border-radius: .5rem; border: 2px solid #1d4ed8; cursor: pointer; }
   button.pay { background: #1d4ed8; color: #fff; } button.decline { background: #fff; color: #1d4ed8; }
-  button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  button:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
   .note { margin-top: 1.5rem; font-size: .85rem; color: #4b5563; }
 `;
 

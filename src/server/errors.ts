@@ -40,6 +40,14 @@ export class ValidationError extends PayFormError {
   }
 }
 
+interface ApiErrorInit {
+  operation: Operation;
+  status: number;
+  body: Record<string, JsonValue>;
+  verified: boolean;
+  outcomeUnknown?: boolean;
+}
+
 /** The service answered `success: false`. */
 export class ApiError extends ServiceCallError {
   readonly status: number;
@@ -53,20 +61,31 @@ export class ApiError extends ServiceCallError {
   // 4xx below 409's "exists", the refusal cannot be trusted to mean no invoice exists. Always false for
   // obtain_token.
 
-  constructor(init: {
-    operation: Operation;
-    status: number;
-    body: Record<string, JsonValue>;
-    verified: boolean;
-    outcomeUnknown?: boolean;
-  }) {
+  constructor(init: ApiErrorInit, code: 'api' | 'authentication' = 'api', hint = '') {
     const { signature: _dropped, ...rest } = init.body;
     const serviceMessage = typeof rest['message'] === 'string' ? rest['message'] : '';
-    super('api', init.operation, init.outcomeUnknown === true, `${init.operation} failed (HTTP ${init.status}): ${serviceMessage || 'no message'}`);
+    super(
+      code,
+      init.operation,
+      init.outcomeUnknown === true,
+      `${init.operation} ${hint ? 'was refused' : 'failed'} (HTTP ${init.status}): ${serviceMessage || 'no message'}${hint}`,
+    );
     this.status = init.status;
     this.serviceMessage = serviceMessage;
     this.body = rest;
     this.verified = init.verified;
+  }
+}
+
+/**
+ * The service refused the merchant's own credentials: it answered `success: false` with HTTP 401 or
+ * 403, which a wrong secret or merchant_id gives (the sandbox: `Invalid signature`, `Unknown
+ * merchant_id`). Its signature often cannot be checked, since it was signed with the secret the client
+ * lacks. An ApiError with its own code, so `instanceof ApiError` still finds it.
+ */
+export class AuthenticationError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, 'authentication', ": check the PaymentClient's secret and merchantId, the likely cause");
   }
 }
 

@@ -7,6 +7,7 @@ export {
   ConfigError,
   ValidationError,
   ApiError,
+  AuthenticationError,
   SignatureError,
   NetworkError,
   TimeoutError,
@@ -60,15 +61,26 @@ export {
   type ValidateOptions,
 } from '../service/fields.js';
 export { MAX_REQUEST_BYTES, INVALID_JSON_MESSAGE, type FetchHandler } from './http/json-answers.js';
-export { createTokenHandler, type TokenHandlerOptions, type TokenRequestBody } from './http/token-handler.js';
+export { createTokenHandler, type TokenHandlerOptions, type TokenRequestBody, type ResolvedOrder } from './http/token-handler.js';
 export {
   createCallbackHandler,
   OnStatusTimeoutError,
   type CallbackHandlerOptions,
   type CallbackPayload,
+  type CallbackOrder,
 } from './http/callback-handler.js';
 export { createStatusHandler, type StatusHandlerOptions } from './http/status-handler.js';
-export type { CallbackStore, ClaimResult, OrderStatus, OrderOutcome } from './stores/callback-store.js';
+export type {
+  CallbackStore,
+  ClaimStore,
+  StatusStore,
+  AttemptStore,
+  CallbackRecord,
+  ClaimResult,
+  OrderStatus,
+} from './stores/callback-store.js';
+export { orderStatus } from './stores/callback-store.js';
+export { ATTEMPT_SEPARATOR, parseRequestId, type StatusAnswer, type TokenAnswer } from '../service/checkout.js';
 export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './stores/memory-callback-store.js';
 export { RedisCallbackStore, type RedisCallbackStoreOptions } from './stores/redis-callback-store.js';
 export { MemoryPayoutLedger, type MemoryPayoutLedgerOptions } from './client/memory-payout-ledger.js';

@@ -2,6 +2,7 @@
 // integrity hash (the browser refuses a file whose hash differs), into a page with nothing else.
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import { mount, waitForEvent } from './helpers.js';
 
 interface Loaded {
   defined: boolean;
@@ -68,5 +69,17 @@ describe('script-tag bundles', () => {
     const loaded = await loadInFrame(tag, service);
     expect(loaded.defined).to.equal(false);
     expect(loaded.frameSrc).to.equal(null);
+  });
+
+  it("the return page's script, on docs/element.md's return page (its README hash, a CSP with no inline script), reports the result to the framing element and shows that result", async () => {
+    for (const status of ['success', 'fail'] as const) {
+      const { el, events } = await mount({ 'base-url': service, key: `docreturn-${status}-1` });
+      await waitForEvent(events, `pay-form-${status}`);
+      expect(el.state).to.equal(status);
+      const frame = el.shadowRoot?.querySelector('iframe');
+      const shown = [...(frame?.contentDocument?.querySelectorAll<HTMLElement>('[data-pay-form-result]') ?? [])].filter((p) => !p.hidden);
+      expect(shown.map((p) => p.dataset['payFormResult'])).to.deep.equal([status]);
+      el.remove();
+    }
   });
 });

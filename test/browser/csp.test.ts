@@ -1,6 +1,8 @@
 // csp-blocked: this file's page gets a Content-Security-Policy whose frame-src excludes the service
 // origin (a meta CSP inserted before any element), so Chromium itself blocks the frame.
 import { expect } from '@open-wc/testing';
+import { DEFAULT_TEXTS } from '../../src/element/index.js';
+import { liveText } from './axe.js';
 import { errorCode, frameOf, mount, origins, settle, typesOf, waitForEvent } from './helpers.js';
 
 before(() => {
@@ -24,6 +26,16 @@ describe('<pay-form> under a page CSP', () => {
     expect(frameOf(el)).to.equal(null);
     await settle(300);
     expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-error']);
+  });
+
+  it("shows the shopper an alert in their words, not the directive, and passes the WCAG 2.2 AA audit", async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'plain-csp5' });
+    await waitForEvent(events, 'pay-form-error');
+    await el.updateComplete;
+    expect(liveText(el)).to.deep.equal({ status: '', alert: DEFAULT_TEXTS['csp-blocked'] });
+    expect(liveText(el).alert).to.not.include('frame-src');
+    await expect(el).to.be.accessible();
   });
 
   it('only the blocked element reports: a same-origin form beside it opens', async () => {

@@ -3,6 +3,8 @@
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import '../../src/element/index.js';
+// Every accessibility audit in the browser tests runs the WCAG 2.2 AA rules.
+import './axe.js';
 import { PAY_FORM_ERROR, PAY_FORM_EVENTS, PAY_FORM_REDIRECT, type PayForm } from '../../src/element/index.js';
 
 export interface Origins {

@@ -4,6 +4,7 @@
 //   success-*     sends the frame to the merchant's return page with status=success
 //   fail-*        the same with status=fail
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
+//   pay-*         a form with Pay and Decline buttons that go to the return page (keyboard paying)
 //   anything else a plain form page that echoes the key (escaped)
 // Tests read both origins with executeServerCommand('origins') and the keys the service saw with
 // executeServerCommand('service-requests'). The element's reachability check (HEAD /) is kept apart,
@@ -21,14 +22,21 @@
 // executeServerCommand('status-set', { orderRef, status, invoice_id }); until then a long poll of
 // STATUS_WAIT_MS ending in 204 (a set status wakes a waiting request at once); 404 {"success":false,
 // "message":"Order not found"} for no order_ref or one starting "unknown-"; "flaky-" orders get one 503
-// (retry-after: 1) first; "html-" orders get a 200 HTML page; "htmljson-" orders get a well-formed
-// status served as text/html. executeServerCommand('status-requests', { orderRef }) lists what was asked
-// for that order (with the answer's status). /__status-redirect?order_ref=… answers 302 to the service's
-// origin, whose /__status-forged answers a forged success with open CORS (executeServerCommand
-// ('forged-requests') lists the order_refs it served); /__status-redirect-same?… answers 302 to /__status.
+// (retry-after: 1) first; "down-" orders always get 503 without retry-after; "html-" orders get a 200
+// HTML page; "htmljson-" orders get a well-formed status served as text/html.
+// executeServerCommand('status-requests', { orderRef }) lists what was asked for that order (its
+// attempt parameter, the answer's status, when it was asked and when it ended). /__status-redirect?order_ref=…
+// answers 302 to the service's origin, whose /__status-forged answers a forged success with open CORS
+// (executeServerCommand('forged-requests') lists the order_refs it served); /__status-redirect-same?…
+// answers 302 to /__status.
+// /__return-page?status=… on the page's origin is docs/element.md's return page, word for word but for
+// its script's address (the build's dist/pay-form-return.min.js) and hash (the README's), served with
+// a CSP that allows no inline script; the service sends "docreturn-success-" and "docreturn-fail-" keys
+// there.
 // /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
 // a test can run script inside the element's own iframe and post any message from it.
 import http from 'node:http';
+import { readFileSync } from 'node:fs';
 
 const escapeHtml = (s) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -77,8 +85,19 @@ export function serviceOriginPlugin() {
   function handleStatus(req, res) {
     const url = new URL(req.url, pageOrigin);
     const orderRef = url.searchParams.get('order_ref');
-    const record = { orderRef, method: req.method, accept: req.headers.accept ?? null, cookie: req.headers.cookie ?? null, answer: null };
+    const record = {
+      orderRef,
+      attempt: url.searchParams.get('attempt'),
+      method: req.method,
+      accept: req.headers.accept ?? null,
+      cookie: req.headers.cookie ?? null,
+      answer: null,
+      at: Date.now(),
+      ended: null,
+    };
     statusRequests.push(record);
+    // When the answer went out, or the browser gave the request up.
+    res.on('close', () => (record.ended = Date.now()));
     const json = (status, body) => {
       record.answer = status;
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
@@ -87,6 +106,11 @@ export function serviceOriginPlugin() {
     if (orderRef.startsWith('flaky-') && !statusRequests.some((r) => r !== record && r.orderRef === orderRef)) {
       record.answer = 503;
       res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"success":false}');
+      return;
+    }
+    if (orderRef.startsWith('down-')) {
+      record.answer = 503;
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false}');
       return;
     }
     if (orderRef.startsWith('htmljson-')) {
@@ -131,6 +155,17 @@ export function serviceOriginPlugin() {
     return true;
   }
 
+  /** docs/element.md's return page, its script pointed at the build and given the README's hash. */
+  function docsReturnPage() {
+    const root = new URL('../../', import.meta.url);
+    const doc = readFileSync(new URL('docs/element.md', root), 'utf8');
+    const html = /## The return page[\s\S]*?```html\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const hash = /pay-form-return\.min\.js"\s+integrity="([^"]+)"/.exec(readme)?.[1];
+    if (!html || !hash) throw new Error('docs/element.md has no return page, or the README no hash for it');
+    return html.replace(/src="[^"]*pay-form-return\.min\.js"/, 'src="/__dist/pay-form-return.min.js"').replace(/integrity="[^"]*"/, `integrity="${hash}"`);
+  }
+
   const page = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment form</title></head><body>${body}</body></html>`;
 
   function handle(req, res) {
@@ -164,6 +199,17 @@ export function serviceOriginPlugin() {
       send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(returnTo(status))};</script>`);
       return;
     }
+    if (key.startsWith('docreturn-')) {
+      const status = key.startsWith('docreturn-success-') ? 'success' : 'fail';
+      send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(`${pageOrigin}/__return-page?status=${status}`)};</script>`);
+      return;
+    }
+    if (key.startsWith('pay-')) {
+      const button = (status, text) =>
+        `<form action="${pageOrigin}/test/browser/fixtures/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
+      send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}`);
+      return;
+    }
     if (key.startsWith('spoof-')) {
       send(`<p>Spoof</p><script>parent.postMessage({ type: 'pay-form:result', status: 'success' }, '*');</script>`);
       return;
@@ -181,6 +227,11 @@ export function serviceOriginPlugin() {
       pageServer.on('request', (req, res) => {
         if (req.url.startsWith('/__token/')) return handleToken(req, res);
         if (req.url.startsWith('/__status?') || req.url === '/__status') return handleStatus(req, res);
+        if (req.url.startsWith('/__return-page?')) {
+          const csp = "default-src 'none'; script-src 'self'";
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(docsReturnPage());
+          return;
+        }
         if (req.url.startsWith('/__status-redirect')) return redirectStatus(req, res);
         if (req.url.startsWith('/__frame/')) {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('<h1>Same-origin form</h1>'));

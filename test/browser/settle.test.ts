@@ -1,12 +1,16 @@
-// pay-form-settled: after a framed result (or, with await-settled, on a redirect flow's return page)
-// the element asks the page's own status endpoint (the test server's /__status, a long poll that
-// follows docs/element.md's protocol) and fires the verified status once.
+// pay-form-settled: from the moment the form is shown (and, with await-settled, on a redirect flow's
+// return page) the element asks the page's own status endpoint (the test server's /__status, a long
+// poll that follows docs/element.md's protocol) about its attempt, and fires the verified status once,
+// with or without a return page's result.
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
 
 interface StatusRequest {
   orderRef: string | null;
+  attempt: string | null;
+  at: number;
+  ended: number | null;
   method: string;
   accept: string | null;
   cookie: string | null;
@@ -26,27 +30,84 @@ async function checkout(key: string, ref: string, attrs: Record<string, string> 
   return mount({ 'base-url': service, key, 'status-url': '/__status', 'order-ref': ref, ...attrs });
 }
 
-describe('<pay-form status-url> after a framed result', () => {
-  it('asks status-url only after the result, then fires pay-form-settled once with the verified status', async () => {
+describe('<pay-form status-url> from the moment the form is shown', () => {
+  it('asks while the form is open, one request at a time, and settles without any return page: state success, the form kept as after a result', async () => {
     const ref = order();
     document.cookie = 'merchant_session=settle1; path=/';
     const { el, events } = await checkout('plain-s0', ref);
     await waitForEvent(events, 'pay-form-ready');
-    await settle(300);
-    expect(await statusRequests(ref)).to.deep.equal([]);
-    el.key = 'success-s1';
-    await waitForEvent(events, 'pay-form-success');
-    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked');
-    await setStatus(ref, 'success', 'inv-s1');
+    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked while the form is open');
+    await setStatus(ref, 'success', 'inv-s0');
     const settled = await waitForEvent(events, 'pay-form-settled');
     document.cookie = 'merchant_session=; max-age=0; path=/';
+    expect(settled.detail).to.deep.equal({ status: 'success', invoice_id: 'inv-s0' });
+    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready', 'pay-form-settled']);
+    expect(el.state).to.equal('success');
+    const asked = await statusRequests(ref);
+    expect(asked.every((r) => r.method === 'GET' && r.accept === 'application/json' && r.attempt === null)).to.equal(true);
+    expect(asked[0]?.cookie).to.include('merchant_session=settle1');
+    // As after a result: the form stays until close(), which keeps the result.
+    expect(el.shadowRoot?.querySelector('iframe')).to.not.equal(null);
+    el.close();
+    expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api', result: 'success' });
+    expect(el.state).to.equal('success');
+    await settle(300);
+    expect(count(events, 'pay-form-settled')).to.equal(1);
+  });
+
+  it('asks about the attempt the token answer started', async () => {
+    const ref = order();
+    const body = JSON.stringify({ key: 'plain-att', attempt: 'k3j9x0q2mzab' });
+    const { service } = await origins();
+    const { events } = await mount({
+      'base-url': service,
+      'token-url': `/__token/raw?body=${encodeURIComponent(body)}`,
+      'status-url': '/__status',
+      'order-ref': ref,
+    });
+    await waitForEvent(events, 'pay-form-ready');
+    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked');
+    expect((await statusRequests(ref)).map((r) => r.attempt)).to.deep.equal(['k3j9x0q2mzab']);
+  });
+
+  it('after a result, fires pay-form-settled once with the verified status; a result after settling asks nothing more', async () => {
+    const ref = order();
+    const { el, events } = await checkout('success-s1', ref);
+    await waitForEvent(events, 'pay-form-success');
+    await setStatus(ref, 'success', 'inv-s1');
+    const settled = await waitForEvent(events, 'pay-form-settled');
     expect(settled.detail).to.deep.equal({ status: 'success', invoice_id: 'inv-s1' });
     await settle(400);
     expect(count(events, 'pay-form-settled')).to.equal(1);
     expect(el.state).to.equal('success');
+  });
+
+  it('closing the form before a result stops the asking', async () => {
+    const ref = order();
+    const { el, events } = await checkout('plain-s9', ref);
+    await waitForEvent(events, 'pay-form-ready');
+    await waitUntil(async () => (await statusRequests(ref)).length > 0, 'status-url asked');
+    el.close();
+    await settle(300);
+    const asked = (await statusRequests(ref)).length;
+    await setStatus(ref, 'success', 'inv-s9');
+    await settle(600);
+    expect((await statusRequests(ref)).length).to.equal(asked);
+    expect(count(events, 'pay-form-settled')).to.equal(0);
+    expect(el.state).to.equal('closed');
+  });
+
+  it('backs off after each failure: an endpoint that keeps answering 503 is asked less and less often', async () => {
+    const ref = order('down');
+    const { el, events } = await checkout('plain-s10', ref);
+    await waitForEvent(events, 'pay-form-ready');
+    // Waits of 1 s, then 2 s, then 4 s: within 3.5 s at most three asks (a fixed 1 s would make four).
+    await settle(3500);
     const asked = await statusRequests(ref);
-    expect(asked.every((r) => r.method === 'GET' && r.accept === 'application/json')).to.equal(true);
-    expect(asked[0]?.cookie).to.include('merchant_session=settle1');
+    expect(asked.length).to.be.within(1, 3);
+    expect(asked.every((r) => r.answer === 503)).to.equal(true);
+    expect(count(events, 'pay-form-error')).to.equal(0, 'no error while the form is open');
+    el.remove();
   });
 
   it('asks again after each 204 until the status is there', async () => {
@@ -60,8 +121,11 @@ describe('<pay-form status-url> after a framed result', () => {
     await setStatus(ref, 'fail', 'inv-s2');
     const settled = await waitForEvent(events, 'pay-form-settled');
     expect(settled.detail).to.deep.equal({ status: 'fail', invoice_id: 'inv-s2' });
-    // One request at a time: every earlier ask had its answer before the next began.
-    expect((await statusRequests(ref)).slice(0, -1).every((r) => r.answer === 204)).to.equal(true);
+    // One request at a time: every answered ask had its answer before the next began (the one the
+    // element gave up when the result came is aborted first, though the server may hear of it later).
+    const asked = await statusRequests(ref);
+    expect(asked.slice(1).every((r, i) => asked[i]!.answer === null || asked[i]!.ended! <= r.at)).to.equal(true);
+    expect(asked.filter((r) => r.answer === null).length).to.be.at.most(1);
   });
 
   it('retries after a 503', async () => {
@@ -73,31 +137,33 @@ describe('<pay-form status-url> after a framed result', () => {
     expect((await statusRequests(ref)).map((r) => r.answer)).to.deep.equal([503, 200]);
   });
 
-  it('a forged result message (wrong source or wrong origin) never asks status-url nor settles', async () => {
+  it('a forged result message (wrong source or wrong origin) neither settles nor gives a result', async () => {
     const ref = order();
-    await setStatus(ref, 'success', 'inv-forged');
     // Wrong origin: the framed page on the service's origin posts a result itself.
-    const spoofed = await checkout('spoof-s4', ref);
+    const spoofed = await checkout('spoof-s4', ref, { 'settle-timeout': '300' });
     // Wrong source: the page (not the element's iframe) posts a well-formed result.
-    const framed = await checkout('plain-s4', ref);
+    const framed = await checkout('plain-s4', ref, { 'settle-timeout': '300' });
     await waitForEvent(spoofed.events, 'pay-form-ready');
     await waitForEvent(framed.events, 'pay-form-ready');
     window.postMessage({ type: 'pay-form:result', status: 'success' }, '*');
-    await settle(600);
-    for (const { events } of [spoofed, framed]) {
+    await settle(800);
+    for (const { el, events } of [spoofed, framed]) {
+      // Still asking, with no time limit: no result came to start one.
       expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready']);
+      expect(el.state).to.equal('open');
+      el.remove();
     }
-    expect(await statusRequests(ref)).to.deep.equal([]);
   });
 
-  it('a 404 stops at once with pay-form-error settle-timeout; the result stays the state', async () => {
+  it('a 404 while the form is open asks no more and says nothing; after the result: pay-form-error settle-timeout, the result stays the state', async () => {
     const ref = order('unknown');
     const { el, events } = await checkout('success-s5', ref);
     const error = await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('settle-timeout');
     expect((error.detail as { message: string }).message).to.include('does not know this order');
     await settle(400);
-    expect((await statusRequests(ref)).length).to.equal(1);
+    expect((await statusRequests(ref)).length).to.be.within(1, 2);
+    expect(count(events, 'pay-form-error')).to.equal(1);
     expect(count(events, 'pay-form-settled')).to.equal(0);
     expect(el.state).to.equal('success');
   });
@@ -131,7 +197,10 @@ describe('<pay-form status-url> after a framed result', () => {
     await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('invalid-status-url');
     expect(count(events, 'pay-form-settled')).to.equal(0);
-    expect((await statusRequests(ref)).map((r) => r.answer)).to.deep.equal([200]);
+    // Asked once while the form was open (that asking then stopped, saying nothing) and once after the result.
+    const answers = (await statusRequests(ref)).map((r) => r.answer);
+    expect(answers.length).to.be.within(1, 2);
+    expect(answers.every((answer) => answer === 200)).to.equal(true);
   });
 
   it('a same-origin status-url that redirects to another origin (open CORS, a forged success) never settles', async () => {
@@ -173,7 +242,7 @@ describe('<pay-form status-url> on the return page of a redirect flow', () => {
     const settled = await waitForEvent(events, 'pay-form-settled');
     expect(settled.detail).to.deep.equal({ status: 'fail', invoice_id: 'inv-r1' });
     expect(typesOf(events)).to.deep.equal(['pay-form-settled']);
-    expect(el.state).to.equal('idle');
+    expect(el.state).to.equal('fail', 'the verified outcome is the state');
   });
 
   it('settle() does the same from script', async () => {

@@ -90,6 +90,7 @@ describe('<pay-form token-url>', () => {
   const failures: [string, () => Promise<string>][] = [
     ['a 500 answer', async () => answer(JSON.stringify({ key: 'k' }), 500)],
     ['a 404 answer', async () => answer(JSON.stringify({ key: 'k' }), 404)],
+    ['a 409 answer that is not the paid answer', async () => answer(JSON.stringify({ success: false, message: 'Conflict' }), 409)],
     ['non-JSON', async () => answer('<html>not json</html>')],
     ['JSON of another shape', async () => answer(JSON.stringify({ token: 'k' }))],
     ['a key that is not a string', async () => answer(JSON.stringify({ key: 7 }))],
@@ -108,6 +109,19 @@ describe('<pay-form token-url>', () => {
       expect(typesOf(events)).to.deep.equal(['pay-form-error']);
     });
   }
+
+  it('an order already paid (409 { paid: true }, what createTokenHandler answers) is pay-form-error order-paid, state error, nothing framed, status-url not asked', async () => {
+    const { service } = await origins();
+    const paid = JSON.stringify({ success: false, message: 'Order already paid', paid: true });
+    const { el, events } = await mount({ 'base-url': service, 'token-url': answer(paid, 409), 'status-url': '/__status', 'order-ref': 'paid-1' });
+    const error = await waitForEvent(events, 'pay-form-error');
+    expect(error.detail).to.deep.equal({ code: 'order-paid', message: 'order already paid' });
+    expect(el.state).to.equal('error');
+    expect(frameOf(el)).to.equal(null);
+    await settle();
+    expect(typesOf(events)).to.deep.equal(['pay-form-error']);
+    expect(await executeServerCommand<unknown[], { orderRef: string }>('status-requests', { orderRef: 'paid-1' })).to.deep.equal([]);
+  });
 
   it('an empty key from the endpoint is invalid-key; a javascript: redirect_url is invalid-redirect-url', async () => {
     const { service } = await origins();
@@ -202,6 +216,16 @@ describe('<pay-form> fetchToken', () => {
     expect(calls[0]?.signal).to.be.instanceOf(AbortSignal);
     expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-f1/`);
     expect(await tokenRequests()).to.have.length(0);
+  });
+
+  it('resolving to { paid: true } is order-paid', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service }, (el) => {
+      el.fetchToken = async () => ({ paid: true });
+    });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('order-paid');
+    expect(frameOf(el)).to.equal(null);
   });
 
   it('a rejection, a throw or a bad shape is token-request-failed', async () => {

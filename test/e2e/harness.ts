@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { launchOptions } from '../support/chromium.mjs';
@@ -91,6 +91,22 @@ export function pagePerTest(browser: () => Browser): TestPage {
   return current;
 }
 
+/** The demo and a browser for the whole file (started before its tests, closed after), and a fresh page per test. */
+export function demoPerFile(): { demo(): Demo; browser(): Browser; current: TestPage } {
+  let demo: Demo | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    demo = await startDemo();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+  const started = <T>(value: T | undefined): T => value ?? assert.fail('the demo and the browser start before the tests');
+  return { demo: () => started(demo), browser: () => started(browser), current: pagePerTest(() => started(browser)) };
+}
+
 /** Answers of the shop's own endpoints, read as they pass (their bodies are gone once the page navigates). */
 export async function recordAnswers(page: Page, path: string): Promise<Record<string, unknown>[]> {
   const answers: Record<string, unknown>[] = [];
@@ -112,7 +128,7 @@ export async function backendCallbacks(demo: Demo, page: Page): Promise<Callback
 /** The one callback for an order, as the shop's backend logged it after verifying its signature. */
 export async function verifiedCallback(demo: Demo, page: Page, orderRef: string, status: string): Promise<CallbackLogEntry> {
   for (let i = 0; i < 100; i++) {
-    const found = (await backendCallbacks(demo, page)).filter((c) => c.request_id === orderRef);
+    const found = (await backendCallbacks(demo, page)).filter((c) => c.order_ref === orderRef);
     if (found.length) {
       assert.deepEqual(found.map((c) => c.status), [status], 'one verified callback with the status');
       return found[0] as CallbackLogEntry;

@@ -52,7 +52,7 @@ for (const display of ['inline', 'modal'] as const) {
     assert.equal(settled.length, 1, 'pay-form-settled fires once');
     assert.equal(settled[0]?.detail['status'], 'success');
     assert.deepEqual(Object.keys(settled[0]?.detail ?? {}).sort(), ['invoice_id', 'status']);
-    assert.deepEqual((await aCallbacks()).filter((c) => c.request_id === orderRef).map((c) => c.status), ['success']);
+    assert.deepEqual((await aCallbacks()).filter((c) => c.order_ref === orderRef).map((c) => c.status), ['success']);
     assert.deepEqual(await bCallbacks(), [], 'backend B never received a callback');
   });
 }
@@ -67,7 +67,7 @@ test('redirect: back on the return page, it says "Payment confirmed by the shop"
   await current.page.waitForURL(`${cluster.url}/demo/return.html?status=success`);
   const orderRef = await current.page.evaluate(() => sessionStorage.getItem('pay-form-demo-order'));
   await current.page.locator('#confirmed', { hasText: 'Payment confirmed by the shop' }).waitFor();
-  assert.deepEqual((await aCallbacks()).filter((c) => c.request_id === orderRef).map((c) => c.status), ['success']);
+  assert.deepEqual((await aCallbacks()).filter((c) => c.order_ref === orderRef).map((c) => c.status), ['success']);
   assert.deepEqual(await bCallbacks(), [], 'backend B never received a callback');
 });
 
@@ -86,5 +86,5 @@ test('a forged result (the return page loaded into the frame without paying, a p
   assert.equal(seen.filter((e) => e.name === 'pay-form-settled').length, 0);
   assert.equal(seen.find((e) => e.name === 'pay-form-error')?.detail['code'], 'settle-timeout');
   assert.equal(await current.page.locator('#confirmed').textContent(), '');
-  assert.deepEqual((await aCallbacks()).filter((c) => c.request_id === orderRef), [], 'no callback for a forged result');
+  assert.deepEqual((await aCallbacks()).filter((c) => c.order_ref === orderRef), [], 'no callback for a forged result');
 });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { BUNDLES, ENTRIES } from '../../scripts/entries.js';
+import { ENTRIES, SCRIPT_FILES } from '../../scripts/entries.js';
 
 const DIST = new URL('../../dist/', import.meta.url);
 /** Signs of signing or of a secret: none of them has a reason to be in browser code. */
@@ -39,7 +39,7 @@ for (const { name } of ENTRIES.filter((e) => !e.node)) {
   });
 }
 
-for (const file of Object.values(BUNDLES)) {
+for (const file of SCRIPT_FILES) {
   test(`dist/${file}: the script-tag bundle holds no signing or secret code`, async () => {
     const code = await readFile(new URL(file, DIST), 'utf8');
     for (const pattern of FORBIDDEN_CODE) assert.doesNotMatch(code, pattern);

@@ -1,16 +1,23 @@
 // One merchant server in its own process, for the multi-process tests and bench/settle: the
 // callback handler (POST) and the status handler (GET) of pay-form/server on a loopback port, on a
-// RedisCallbackStore (REDIS_URL) or a MemoryCallbackStore. It prints JSON lines: {"port"} once
-// listening, {"call": key} as each onStatus starts. Settings come from the environment:
+// RedisCallbackStore (REDIS_URL) or a MemoryCallbackStore. With SERVICE_URL (and MERCHANT_ID) it is a
+// whole shop: POST /token is the token handler on the same store, GET /checkout?order=… a page with
+// <pay-form> (the built dist/pay-form.min.js, at /pay-form.min.js) asking /token and /status. It prints
+// JSON lines: {"port"} once listening, {"call": key} as each onStatus starts. Settings come from the
+// environment:
 // REDIS_URL, PREFIX, SECRET, LEASE_MS, TIMEOUT_MS, WAIT_MS, HANG_FIRST (the first onStatus never
-// settles), NO_WATCH (the status handler is not told of news: only its re-reads find a status).
+// returns), SLOW_MS (each onStatus takes this long), NO_WATCH (the status handler is not told of news:
+// only its re-reads find a status).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
+import { readFile } from 'node:fs/promises';
 import {
   createCallbackHandler,
   createStatusHandler,
+  createTokenHandler,
   MemoryCallbackStore,
+  PaymentClient,
   RedisCallbackStore,
   toNodeHandler,
   type CallbackStore,
@@ -35,21 +42,31 @@ if (env['REDIS_URL']) {
 if (env['NO_WATCH'] === '1') {
   const { watch: _deaf, ...rest } = store;
   const full = store;
-  store = { ...rest, begin: (k) => full.begin(k), complete: (k, o) => full.complete(k, o), fail: (k) => full.fail(k), status: (id) => full.status!(id) };
+  store = {
+    ...rest,
+    claim: (c) => full.claim(c),
+    finish: (c) => full.finish(c),
+    release: (c) => full.release(c),
+    status: (order, attempt) => full.status(order, attempt),
+    startAttempt: (order, attempt) => full.startAttempt(order, attempt),
+  };
 }
 
 let hang = env['HANG_FIRST'] === '1';
+const slowMs = Number(env['SLOW_MS'] ?? 0);
 const callback = toNodeHandler(
   createCallbackHandler({
     secret: env['SECRET'] ?? 'worker-secret',
     store,
     onStatusTimeoutMs,
-    onStatus: (payload) => {
+    onStatus: async (payload) => {
       say({ call: JSON.stringify([payload.invoice_id, payload.status]) });
       if (hang) {
         hang = false;
         return new Promise<void>(() => undefined);
       }
+      // SLOW_MS: onStatus takes this long (a slow database write).
+      if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
     },
   }),
 );
@@ -57,5 +74,37 @@ const status = toNodeHandler(
   createStatusHandler({ store, authorize: (_request, orderRef) => !orderRef.startsWith('other-'), waitMs: Number(env['WAIT_MS'] ?? 25_000) }),
 );
 
-const server = http.createServer((req, res) => (req.method === 'POST' ? callback(req, res) : status(req, res)));
+const serviceUrl = env['SERVICE_URL'];
+const token = serviceUrl
+  ? toNodeHandler(
+      createTokenHandler({
+        client: new PaymentClient({ baseUrl: serviceUrl, merchantId: env['MERCHANT_ID'] ?? '', secret: env['SECRET'] ?? 'worker-secret' }),
+        store,
+        resolve: (_request, { order_ref }) =>
+          order_ref ? { site_login: 'shopper', site_id: 1, request_id: order_ref, amount: 1500, currency: 'USD' } : null,
+      }),
+    )
+  : undefined;
+
+/** The shop's checkout page for one order (letters, digits and dashes only). */
+function checkout(res: http.ServerResponse, order: string): void {
+  if (!serviceUrl || !/^[A-Za-z0-9-]+$/.test(order)) return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Checkout</title><script type="module" src="/pay-form.min.js"></script></head>
+<body><pay-form base-url="${serviceUrl}" token-url="/token" status-url="/status" order-ref="${order}"></pay-form></body></html>`);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://worker.invalid');
+  if (req.method === 'POST') return (url.pathname === '/token' && token ? token : callback)(req, res);
+  if (url.pathname === '/checkout') return checkout(res, url.searchParams.get('order') ?? '');
+  if (url.pathname === '/pay-form.min.js') {
+    readFile(new URL('../../dist/pay-form.min.js', import.meta.url)).then(
+      (code) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(code),
+      () => res.writeHead(404).end(),
+    );
+    return;
+  }
+  status(req, res);
+});
 server.listen(0, '127.0.0.1', () => say({ port: (server.address() as AddressInfo).port }));

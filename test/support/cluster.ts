@@ -47,7 +47,7 @@ export async function settlesAcrossBackends(cluster: TestCluster): Promise<void>
   const verified = (await settled.json()) as { status: string; invoice_id: string };
   assert.equal(verified.status, 'success');
   // Backend A took the callback (and printed it); backend B, serving the page, never saw it.
-  assert.deepEqual(cluster.callbacksAtA().map((c) => c.request_id), [order_ref]);
+  assert.deepEqual(cluster.callbacksAtA().map((c) => c.order_ref), [order_ref]);
   assert.deepEqual(await (await fetch(`${cluster.url}/api/checkout/callbacks`, { headers: { cookie } })).json(), []);
   // Backend A serves no callback log: it knows no shopper to show one to.
   assert.equal((await fetch(`${cluster.callbackUrl}s`)).status, 404);

@@ -1,7 +1,8 @@
 // Runs a server recipe of test/node/recipes/apps/ as its own process (Node, Bun, Deno or workerd) against a
-// sandbox on loopback, and drives the four requests every runtime must answer the same way: a valid
-// token request, malformed JSON, a signed callback and its repeat. The sandbox and the signing come
-// from the built package (dist/), as a merchant would install it.
+// sandbox on loopback, and drives the requests every runtime must answer the same way: a valid token
+// request, malformed JSON, a signed callback and its repeat, the order's verified status, and a second
+// token request for the order, now paid. The sandbox and the signing come from the built package
+// (dist/), as a merchant would install it.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { distFile } from '../node/package/dist.js';
@@ -111,8 +112,9 @@ export interface Exchange {
   body: unknown;
 }
 
-async function post(url: string, body: string): Promise<Exchange> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+async function post(url: string, body?: string): Promise<Exchange> {
+  const init = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+  const response = await fetch(url, init);
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -128,12 +130,16 @@ export interface Scenario {
   malformed: Exchange;
   callback: Exchange;
   repeat: Exchange;
+  /** GET /api/pay-status for order-1 after its callback. */
+  status: Exchange;
+  /** A second token request for order-1, paid by then. */
+  again: Exchange;
   /** Invoices the sandbox made for order-1. */
   invoices: number;
   invalidJsonMessage: string;
 }
 
-/** The four requests, in order, against a running recipe (and the sandbox only it uses). */
+/** The requests, in order, against a running recipe (and the sandbox only it uses). */
 export async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): { request_id: string }[] }): Promise<Scenario> {
   const { signed, hmacSigner, INVALID_JSON_MESSAGE } = await builtServer();
   const token = await post(`${recipe.url}/api/pay-token`, JSON.stringify({ order_ref: 'order-1' }));
@@ -141,11 +147,13 @@ export async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): 
   const payload = await signed({ invoice_id: 'inv-recipe-1', request_id: 'order-1', status: 'success' }, hmacSigner(SANDBOX_MERCHANT.secret));
   const callback = await post(`${recipe.url}/api/pay-callback`, JSON.stringify(payload));
   const repeat = await post(`${recipe.url}/api/pay-callback`, JSON.stringify(payload));
-  const invoices = sandbox.invoices().filter((invoice) => invoice.request_id === 'order-1').length;
-  return { token, malformed, callback, repeat, invoices, invalidJsonMessage: INVALID_JSON_MESSAGE };
+  const status = await post(`${recipe.url}/api/pay-status?order_ref=order-1`);
+  const again = await post(`${recipe.url}/api/pay-token`, JSON.stringify({ order_ref: 'order-1' }));
+  const invoices = sandbox.invoices().filter((invoice) => invoice.request_id.startsWith('order-1~')).length;
+  return { token, malformed, callback, repeat, status, again, invoices, invalidJsonMessage: INVALID_JSON_MESSAGE };
 }
 
-/** Starts a sandbox and the recipe, drives the four requests, stops both and checks the answers. */
+/** Starts a sandbox and the recipe, drives the requests, stops both and checks the answers. */
 export async function proveRecipe(run: RecipeCommand | ((sandboxUrl: string) => Promise<RecipeCommand>)): Promise<void> {
   const sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT });
   try {
@@ -167,10 +175,13 @@ export async function proveRecipe(run: RecipeCommand | ((sandboxUrl: string) => 
 export function assertScenario(scenario: Scenario, printed: string): void {
   assert.equal(scenario.token.status, 200, JSON.stringify(scenario.token.body));
   assert.match(String((scenario.token.body as { key?: unknown }).key), /^[A-Za-z0-9_-]{20,}$/);
-  assert.equal(scenario.invoices, 1, 'the sandbox made one invoice for order-1');
+  assert.match(String((scenario.token.body as { attempt?: unknown }).attempt), /^[0-9a-z]{12}$/);
+  assert.equal(scenario.invoices, 1, 'the sandbox made one invoice for order-1, none for the paid order');
   assert.deepEqual(scenario.malformed, { status: 400, body: { success: false, message: scenario.invalidJsonMessage } });
   assert.deepEqual(scenario.callback, { status: 200, body: { success: true } });
   assert.deepEqual(scenario.repeat, { status: 200, body: { success: true } });
+  assert.deepEqual(scenario.status, { status: 200, body: { status: 'success', invoice_id: 'inv-recipe-1' } });
+  assert.deepEqual(scenario.again, { status: 409, body: { success: false, message: 'Order already paid', paid: true } });
   const handled = printed.split('\n').filter((line) => line.includes(HANDLED_LINE));
   assert.equal(handled.length, 1, `onStatus must run once for a callback and its repeat; printed:\n${printed}`);
 }

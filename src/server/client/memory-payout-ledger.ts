@@ -23,7 +23,7 @@ export class MemoryPayoutLedger implements PayoutLedger {
   readonly maxEntries: number;
   readonly ttlMs: number;
   readonly #held = new Map<string, Held>();
-  // Only paid entries may go: in-flight and unknown ones stay until settled. An entry becomes paid
+  // Only paid entries may go: in-flight and unknown ones stay until resolved. An entry becomes paid
   // only through #paid, which sets it again at the end, so insertion order is the paid entries' age.
   readonly #oldPaid = new OldestFirst(this.#held, (held) => held.entry.state === 'paid');
 

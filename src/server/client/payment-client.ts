@@ -1,6 +1,6 @@
 // PaymentClient: validate the whole body with the shared field rules, sign it, send it, verify the
 // answer. Nothing leaves before validation passed; nothing is trusted before the signature checked.
-import { ApiError, BadResponseError, SignatureError, ValidationError, type Operation } from '../errors.js';
+import { ApiError, AuthenticationError, BadResponseError, SignatureError, ValidationError, type Operation } from '../errors.js';
 import {
   validatePayoutRequest,
   validateTokenRequest,
@@ -123,6 +123,9 @@ export class PaymentClient {
     const { body, status, attempts } = answer;
 
     const signature = body['signature'];
+    // A 401 or 403 refusal is the service refusing our own signature or merchant_id: with a wrong
+    // secret its answer cannot verify either, and that must not read as the service's fault.
+    const refusedUs = body['success'] === false && (status === 401 || status === 403);
     let verified = false;
     if (o.verifier) {
       if (typeof signature === 'string') {
@@ -131,8 +134,8 @@ export class PaymentClient {
         const ok = await Promise.resolve()
           .then(() => o.verifier!(unsigned, signature))
           .catch(() => false);
-        if (!ok) throw new SignatureError(operation, status, 'mismatch');
-        verified = true;
+        if (!ok && !refusedUs) throw new SignatureError(operation, status, 'mismatch');
+        verified = ok;
       } else if (body['success'] !== false) {
         // A failure without a signature is still reported (verified: false); a success never is.
         throw new SignatureError(operation, status, 'missing');
@@ -144,7 +147,8 @@ export class PaymentClient {
       // the same rule): an unsigned one may come from anything in front of the service, a 5xx may have
       // been sent after the invoice was made, and a 409 says a payout with this request_id exists.
       const unknown = outcomeUnknown && !(verified && status >= 400 && status < 500 && status !== 409);
-      throw new ApiError({ operation, status, body: body as Record<string, JsonValue>, verified, outcomeUnknown: unknown });
+      const init = { operation, status, body: body as Record<string, JsonValue>, verified, outcomeUnknown: unknown };
+      throw refusedUs ? new AuthenticationError(init) : new ApiError(init);
     }
     const shapeProblem =
       body['success'] !== true

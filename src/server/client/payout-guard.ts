@@ -1,5 +1,5 @@
 // How PaymentClient uses the payout ledger: claim before sending, record the outcome after, answer a
-// repeat from the ledger, and settle an entry from the merchant (resolvePayout) or from the service's
+// repeat from the ledger, and resolve an entry from the merchant (resolvePayout) or from the service's
 // callback. The rules of which failures free a request_id are here, in one place (docs/payouts.md).
 import { ApiError, DuplicatePayoutError, PayFormError, PayoutLedgerError, ValidationError } from '../errors.js';
 import type { FieldIssue, PayoutRequest } from '../../service/fields.js';
@@ -145,7 +145,7 @@ export async function resolvePayout(
   } catch (error) {
     throw new PayoutLedgerError('resolve', error);
   }
-  // In flight, the sending call's own answer settles it, signed; the merchant's word would replace it.
+  // In flight, the sending call's own answer finishes it, signed; the merchant's word would replace it.
   if (after?.state === 'in-flight') {
     throw new DuplicatePayoutError({ siteId: ref.site_id, requestId: ref.request_id, state: 'in-flight', mismatch: false });
   }
@@ -153,12 +153,12 @@ export async function resolvePayout(
 }
 
 /**
- * The callback handler's hook: a verified callback for a payout the ledger holds settles it. `fail`
+ * The callback handler's hook: a verified callback for a payout the ledger holds resolves it. `fail`
  * frees the request_id; any other status shows the service has the payout, so it is recorded paid.
  * Callbacks for request_ids the ledger does not hold (payments, old payouts) change nothing. A `fail`
  * while the payout is still in flight throws, so the handler answers 500 and the service delivers again.
  */
-export async function settleFromCallback(ledger: PayoutLedger, payload: Record<string, unknown>): Promise<void> {
+export async function resolveFromCallback(ledger: PayoutLedger, payload: Record<string, unknown>): Promise<void> {
   const { merchant_id, site_id, request_id, invoice_id, status } = payload;
   if (typeof merchant_id !== 'string' || !Number.isSafeInteger(site_id) || typeof request_id !== 'string') return;
   const key = payoutKey(merchant_id, site_id as number, request_id);

@@ -52,7 +52,7 @@ export type PayoutResolution =
  *   (reason `lease-expired`). An in-flight or unknown entry is never freed by time.
  * - finish: only while the entry is still the one claimed with `token` (in flight, or unknown after
  *   its lease ran out): store the outcome, or delete the entry for `free`. Otherwise do nothing: a
- *   callback or the merchant settled it first, or the claim never landed. A claim that threw is
+ *   callback or the merchant resolved it first, or the claim never landed. A claim that threw is
  *   followed by finish(`free`) with its token, so one that lands late is released, not left in flight;
  *   a finish that throws is sent again until it is taken or the claim's lease ends, so it must be
  *   idempotent (the token makes it so).

@@ -40,7 +40,7 @@ export interface RedisPayoutLedgerOptions {
 }
 
 // Marks a stale claim unknown in place; shared by claim and get. Token and fingerprint are kept, so
-// the late answer of a hung holder can still settle it through finish.
+// the late answer of a hung holder can still finish it.
 const STALE = `
 local s = redis.call('HGET', KEYS[1], 'state')
 if s == 'in-flight' and redis.call('EXISTS', KEYS[2]) == 0 then

@@ -1,30 +1,40 @@
 // The callback endpoint the service calls (docs/server.md, Callback endpoint): verified, handed to
-// onStatus once per (invoice_id, status) through the store, and the order's verified status recorded
-// for the status handler.
-import type { CallbackStore, ClaimResult, OrderOutcome } from '../stores/callback-store.js';
+// onStatus once per (invoice_id, status) through the store, and the outcome recorded for its order and
+// attempt for the status handler.
+import type { CallbackRecord, ClaimResult, ClaimStore } from '../stores/callback-store.js';
 import { MemoryCallbackStore } from '../stores/memory-callback-store.js';
 import type { CallbackPayload } from '../../service/callback.js';
+import { parseRequestId } from '../../service/checkout.js';
 import { hmacVerifier, type Verifier } from '../../service/signature.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { PayFormError, requireOptions } from '../errors.js';
 import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
 import type { PayoutLedger } from '../client/payout-ledger.js';
-import { settleFromCallback } from '../client/payout-guard.js';
+import { resolveFromCallback } from '../client/payout-guard.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 
 export type { CallbackPayload };
 
+/** Which order and attempt a callback is for, read from its request_id (docs/service-contract.md, Attempts). */
+export interface CallbackOrder {
+  /** The merchant's order reference: the request_id without pay-form's attempt suffix; undefined when the callback names none. */
+  orderRef: string | undefined;
+  /** The attempt id, when the request_id carries one (it came through createTokenHandler). */
+  attempt: string | undefined;
+}
+
 interface CallbackCommon {
-  /** Called once per (invoice_id, status). Throw to have the service deliver again. */
-  onStatus: (payload: CallbackPayload) => void | Promise<void>;
-  /** De-duplication and verified statuses; default a MemoryCallbackStore (one process, 10,000 keys, 24 h). */
-  store?: CallbackStore;
+  /** Called once per (invoice_id, status) with the verified payload, untouched, and its order. Throw to have the service deliver again. */
+  onStatus: (payload: CallbackPayload, order: CallbackOrder) => void | Promise<void>;
+  /** Claims and verified statuses, shared with the status and token handlers; default a
+   *  MemoryCallbackStore (one process, 10,000 callbacks and orders, 24 h). */
+  store?: ClaimStore;
   /** Past this, a call to onStatus counts as failed: its claim is released and the delivery answered
    *  503, so the service delivers again. Shorter than the store's leaseMs. Default 30000. */
   onStatusTimeoutMs?: number;
   /** Told about onStatus throwing or timing out, the store failing, and a verifier that threw. */
   onError?: (error: unknown) => void;
-  /** The PaymentClient's payout ledger: a payout's callback settles its entry before onStatus runs. */
+  /** The PaymentClient's payout ledger: a payout's callback resolves its entry before onStatus runs. */
   payoutLedger?: PayoutLedger;
 }
 
@@ -32,14 +42,14 @@ export type CallbackHandlerOptions =
   | (CallbackCommon & { secret: string; verifier?: never })
   | (CallbackCommon & { verifier: Verifier; secret?: never });
 
-/** What onError hears when onStatus did not settle within onStatusTimeoutMs. */
+/** What onError hears when onStatus did not return within onStatusTimeoutMs. */
 export class OnStatusTimeoutError extends PayFormError {
   constructor(ms: number) {
-    super('on_status_timeout', `onStatus did not settle within ${ms} ms`);
+    super('on_status_timeout', `onStatus did not return within ${ms} ms`);
   }
 }
 
-/** Settles with the promise's outcome, or 'timeout' after `ms`. */
+/** The promise's outcome, or 'timeout' after `ms`. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | 'timeout'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, ms, 'timeout')));
@@ -54,20 +64,18 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/** The order's verified status, when the callback names its order (request_id). */
-function outcomeOf(payload: CallbackPayload): OrderOutcome | undefined {
+/** The order and attempt a callback names through its request_id (a string, or a number as its decimal string). */
+function orderOf(payload: CallbackPayload): CallbackOrder {
   const id = payload.request_id;
-  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-  return { request_id: String(id), status: payload.status, invoice_id: payload.invoice_id };
+  return typeof id === 'string' || typeof id === 'number' ? parseRequestId(String(id)) : { orderRef: undefined, attempt: undefined };
 }
+
+/** A finish that failed is tried again this often, while the claim's lease lasts. */
+const FINISH_RETRY_MS = [100, 400, 1000, 2000, 5000];
 
 // Answers are immutable, so the few fixed ones are built once rather than per delivery.
 const HANDLED = answer(200, { success: true });
 const NOT_HANDLED = { 500: failure(500, 'Callback not handled'), 503: failure(503, 'Callback not handled', { 'retry-after': '5' }) };
-
-/** Outcomes whose onStatus ran here but whose record failed: a redelivery here retries the record
- *  instead of calling onStatus again. Bounded; an older one falls back to the lease. */
-const MAX_UNRECORDED = 10_000;
 
 /**
  * Answers 200 `{ success: true }` when the status is handled and recorded (now or before). Failures:
@@ -94,12 +102,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
   const { onError, payoutLedger } = options;
   const onStatus = payoutLedger
-    ? async (p: CallbackPayload) => {
-        await settleFromCallback(payoutLedger, p);
-        await options.onStatus(p);
+    ? async (p: CallbackPayload, order: CallbackOrder) => {
+        await resolveFromCallback(payoutLedger, p);
+        await options.onStatus(p, order);
       }
     : options.onStatus;
-  const unrecorded = new Map<string, OrderOutcome | undefined>();
+  const leaseMs = store.leaseMs ?? 60_000;
 
   // A body that cannot be signed (1e400 parses to Infinity) or a verifier that throws is a signature
   // that does not verify: 401, never a throw.
@@ -113,15 +121,24 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
   };
 
-  const record = async (key: string, outcome: OrderOutcome | undefined): Promise<Answer> => {
+  // onStatus has run: a store that cannot finish answers 503 now (never 200 without a stored outcome),
+  // and the finish is tried again while the claim's lease lasts, so a redelivery after the store is back
+  // finds the callback finished instead of calling onStatus again. Past the lease, or when this process
+  // ends first, the claim runs out and the next delivery calls onStatus again (docs/server.md).
+  const finish = async (callback: CallbackRecord): Promise<Answer> => {
     try {
-      await store.complete(key, outcome);
-      unrecorded.delete(key);
+      await store.finish(callback);
       return HANDLED;
     } catch (error) {
       onError?.(error);
-      if (unrecorded.size >= MAX_UNRECORDED) unrecorded.delete(unrecorded.keys().next().value as string);
-      unrecorded.set(key, outcome);
+      const until = Date.now() + leaseMs;
+      void (async () => {
+        for (const ms of FINISH_RETRY_MS) {
+          if (Date.now() + ms >= until) return;
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          if (await store.finish(callback).then(() => true, () => false)) return;
+        }
+      })();
       return NOT_HANDLED[503];
     }
   };
@@ -134,43 +151,48 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     if (typeof payload['invoice_id'] !== 'string' || typeof payload['status'] !== 'string') {
       return failure(400, 'invoice_id and status must be strings');
     }
-    const callback = payload as CallbackPayload;
-    const key = JSON.stringify([callback.invoice_id, callback.status]);
-    if (unrecorded.has(key)) return record(key, unrecorded.get(key));
+    const verifiedPayload = payload as CallbackPayload;
+    const order = orderOf(verifiedPayload);
+    const callback: CallbackRecord = {
+      order_ref: order.orderRef ?? '',
+      attempt: order.attempt ?? '',
+      invoice_id: verifiedPayload.invoice_id,
+      status: verifiedPayload.status,
+    };
 
     let claim: ClaimResult;
     try {
-      claim = await store.begin(key);
+      claim = await store.claim(callback);
       if (claim === 'in-flight') {
-        if (!store.settled) return NOT_HANDLED[503];
-        const settled = await within(store.settled(key), timeoutMs);
-        if (settled === 'timeout') return NOT_HANDLED[503];
-        return settled.value === 'done' ? HANDLED : NOT_HANDLED[500];
+        if (!store.waitForClaim) return NOT_HANDLED[503];
+        const ended = await within(store.waitForClaim(callback), timeoutMs);
+        if (ended === 'timeout') return NOT_HANDLED[503];
+        return ended.value === 'finished' ? HANDLED : NOT_HANDLED[500];
       }
     } catch (error) {
       // The store is down: nothing was handed over, so the service must deliver again.
       onError?.(error);
       return NOT_HANDLED[503];
     }
-    if (claim === 'done') return HANDLED;
+    if (claim === 'finished') return HANDLED;
 
     let ran: { value: void } | 'timeout';
     try {
       // A synchronous onStatus has finished when it returns: only a promise needs the time limit.
-      const returned: unknown = onStatus(callback);
+      const returned: unknown = onStatus(verifiedPayload, order);
       ran = isThenable(returned) ? await within(Promise.resolve(returned).then(() => undefined), timeoutMs) : { value: undefined };
     } catch (error) {
       onError?.(error);
-      await store.fail(key).catch(onError);
+      await store.release(callback).catch(onError);
       return NOT_HANDLED[500];
     }
     if (ran === 'timeout') {
       // The call may still finish, but nothing waits for it: the next delivery calls onStatus again.
       onError?.(new OnStatusTimeoutError(timeoutMs));
-      await store.fail(key).catch(onError);
+      await store.release(callback).catch(onError);
       return NOT_HANDLED[503];
     }
-    return record(key, outcomeOf(callback));
+    return finish(callback);
   };
 
   return fetchHandler(async (incoming) => {

@@ -1,46 +1,90 @@
-// What the callback and status handlers need from a store (docs/stores.md). The callback
-// handler claims a key (invoice_id + status) before it calls onStatus, and marks it done (recording
-// the order's verified status) or failed afterwards, so a repeat is answered without a second call,
-// concurrent deliveries hand over once, and a failure leaves the key free for the next delivery. The
-// status handler reads the recorded status and waits for news of it.
+// The store contract of the three handlers (docs/stores.md): the callback handler claims each
+// verified callback before onStatus, then finishes it (recording the outcome for its order and
+// attempt) or releases it; the status handler reads an order's verified status; the token handler
+// starts an attempt, or learns that the order is paid. The payout ledger's claims use the same words,
+// claim and finish (client/payout-ledger.ts).
+import { PAID_STATUS, type StatusAnswer } from '../../service/checkout.js';
 
-export type ClaimResult = 'new' | 'done' | 'in-flight';
+/** What a claim found: `claimed` (this call holds it now), `finished` (handled before), `in-flight` (another holds it). */
+export type ClaimResult = 'claimed' | 'finished' | 'in-flight';
 
-/** The verified outcome of one order, as the status handler answers it. */
-export interface OrderStatus {
-  status: string;
+/** A verified status, as the status handler answers it. */
+export type OrderStatus = StatusAnswer;
+
+/** One verified callback, as the store keeps it. */
+export interface CallbackRecord {
+  /** The merchant's order reference: the callback's request_id without its attempt suffix; '' when it names no order. */
+  order_ref: string;
+  /** The attempt id from the request_id; '' when it carries none (a key obtained without the token handler, a payout). */
+  attempt: string;
   invoice_id: string;
+  status: string;
 }
 
-/** What complete() records beside the done key: the order's verified status, by its request_id. */
-export interface OrderOutcome extends OrderStatus {
-  request_id: string;
-}
-
-/**
- * Where handled callbacks and verified statuses are kept. All methods are async so a shared store
- * (Redis, SQL) fits; `MemoryCallbackStore` and `RedisCallbackStore` implement it, and docs/stores.md
- * shows it on SQL.
- * - begin: atomically claim the key if absent, answering 'new' when the claim was made, 'done' or
- *   'in-flight' from the existing value. An in-flight claim has a lease (leaseMs): once it runs out
- *   (the process that claimed died) the next begin claims the key again.
- * - complete: store 'done' with a long TTL (days: longer than the service's redelivery window) and,
- *   when given, the order's verified status; then tell watchers of that order.
- * - fail: release the claim, so the service's next delivery calls onStatus again.
- * - settled (optional): wait until an in-flight key is done or failed. Without it the handler answers
- *   an in-flight repeat with 503 and Retry-After, and the service's next delivery finds it done.
- * - status (needed by createStatusHandler): the verified status recorded for a request_id.
- * - watch (optional): call `listener` when a status for request_id may have been recorded, by any
- *   server; answers the unsubscribe function. Without it the status handler re-reads every second.
- */
-export interface CallbackStore {
-  begin(key: string): Promise<ClaimResult>;
-  complete(key: string, outcome?: OrderOutcome): Promise<void>;
-  fail(key: string): Promise<void>;
-  settled?(key: string): Promise<'done' | 'failed'>;
-  status?(requestId: string): Promise<OrderStatus | undefined>;
-  watch?(requestId: string, listener: () => void): () => void;
+/** What the callback handler needs: the claim on each callback, its finish or release. */
+export interface ClaimStore {
+  /**
+   * Atomically claims the callback (its key: `invoice_id` and `status`) when free, with a lease of
+   * `leaseMs`: `claimed`; else `finished` or `in-flight`. A claim whose lease ran out (its server died
+   * inside onStatus) is claimed again.
+   */
+  claim(callback: CallbackRecord): Promise<ClaimResult>;
+  /**
+   * In one atomic step: marks the callback finished for days (longer than the service's redelivery
+   * window) and, unless `order_ref` is '', records its outcome for its order and attempt (a `success`
+   * is never overwritten, and the first one also marks the order paid); then tells the order's watchers.
+   */
+  finish(callback: CallbackRecord): Promise<void>;
+  /** Releases this process's own claim (not one taken again after its lease), so the next delivery calls onStatus again. */
+  release(callback: CallbackRecord): Promise<void>;
+  /** Optional: waits until another delivery's claim is finished or released. Without it an in-flight repeat answers 503. */
+  waitForClaim?(callback: CallbackRecord): Promise<'finished' | 'released'>;
   /** The in-flight lease, when the store has one; the callback handler checks that onStatus's time
    *  limit is shorter, so a live call never loses its claim to a redelivery. */
   readonly leaseMs?: number;
+}
+
+/** What the status handler needs: an order's verified status, and news of it. */
+export interface StatusStore {
+  /**
+   * The verified status for `attempt` of the order (without one: the order's current attempt, the last
+   * one the token handler started, else the callbacks without an attempt), as `orderStatus` decides.
+   */
+  status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined>;
+  /** Optional: calls `listener` when a status for the order may have been recorded, by any server;
+   *  answers the unsubscribe function. Without it the status handler re-reads every second. */
+  watch?(orderRef: string, listener: () => void): () => void;
+}
+
+/** What the token handler needs: an attempt started, or the news that the order is paid. */
+export interface AttemptStore {
+  /** Atomically: `paid` when the order is paid, else records `attempt` as the order's current one: `started`. */
+  startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'>;
+}
+
+/** The store the three handlers share. `MemoryCallbackStore` and `RedisCallbackStore` implement it;
+ *  docs/stores.md shows it on SQL. Every method is async, so a shared store fits. */
+export interface CallbackStore extends ClaimStore, StatusStore, AttemptStore {}
+
+/** What a store holds for one order, as orderStatus reads it. */
+export interface OrderRecord {
+  /** The first success of any attempt. */
+  paid?: OrderStatus | undefined;
+  /** The attempt asked about, or the current one: its own last verified status. */
+  own?: OrderStatus | undefined;
+}
+
+/**
+ * The order's answer for one attempt: that attempt's own success, else the order's payment by another
+ * attempt (a paid order stays paid), else that attempt's own outcome (a `fail`), else nothing yet.
+ * So an earlier attempt's outcome is never answered as a later one's, and a late `fail` of another
+ * attempt never hides a payment.
+ */
+export function orderStatus({ paid, own }: OrderRecord): OrderStatus | undefined {
+  return own?.status === PAID_STATUS ? own : (paid ?? own);
+}
+
+/** The claim key of a callback: one per (invoice_id, status). */
+export function claimKey(callback: CallbackRecord): string {
+  return JSON.stringify([callback.invoice_id, callback.status]);
 }

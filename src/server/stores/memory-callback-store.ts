@@ -1,40 +1,49 @@
-// The default store, for one process: done keys and verified statuses in Maps used as LRUs, in-flight
+// The default store, for one process: finished callbacks and orders in Maps used as LRUs, in-flight
 // claims with a lease, and watchers told in-process.
-import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
+import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
 import { Watchers } from './watchers.js';
 import { OldestFirst } from './oldest-first.js';
 import { requireOptions } from '../errors.js';
+import { PAID_STATUS } from '../../service/checkout.js';
 import { atLeastOne, milliseconds } from '../../service/option-rules.js';
 
 export interface MemoryCallbackStoreOptions {
-  /** Most done keys kept, and most order statuses kept; the least recently seen go first. Default 10,000. */
+  /** Most finished callbacks kept, and most orders kept; the least recently seen go first. Default 10,000. */
   maxEntries?: number;
-  /** How long a done key and an order's status are remembered. Default 24 hours. */
+  /** How long a finished callback and an order's record are remembered. Default 24 hours. */
   ttlMs?: number;
   /** How long an in-flight claim holds before the next delivery may claim it again. Default 60 s. */
   leaseMs?: number;
 }
 
 type Entry =
-  | { state: 'done'; at: number }
-  | { state: 'in-flight'; until: number; settled: Promise<'done' | 'failed'>; settle: (outcome: 'done' | 'failed') => void };
+  | { state: 'finished'; at: number }
+  | { state: 'in-flight'; until: number; ended: Promise<'finished' | 'released'>; end: (how: 'finished' | 'released') => void };
+
+/** One order: its payment, its current attempt, and each attempt's own last verified status. */
+interface Order {
+  paid?: OrderStatus;
+  current?: string;
+  attempts: Map<string, OrderStatus>;
+  at: number;
+}
 
 /**
- * A Map used as an LRU of done keys, bounded by maxEntries and ttlMs. Keys in flight are never
- * evicted (there are only as many as concurrent calls); a claim older than leaseMs is taken again by
- * the next delivery. A repeat that arrives after its key was evicted calls onStatus again, so keep
- * onStatus idempotent for old repeats.
+ * Maps used as LRUs of finished callbacks and of orders, bounded by maxEntries and ttlMs. Claims in
+ * flight are never evicted (there are only as many as concurrent calls); a claim older than leaseMs is
+ * taken again by the next delivery. A repeat that arrives after its callback was evicted calls
+ * onStatus again, so keep onStatus idempotent for old repeats.
  */
 export class MemoryCallbackStore implements CallbackStore {
   readonly maxEntries: number;
   readonly ttlMs: number;
   readonly leaseMs: number;
   readonly #entries = new Map<string, Entry>();
-  readonly #statuses = new Map<string, OrderStatus & { at: number }>();
+  readonly #orders = new Map<string, Order>();
   readonly #watchers = new Watchers();
-  // Keys in flight are never evicted; every recorded status may be.
-  readonly #oldEntries = new OldestFirst(this.#entries, (entry) => entry.state === 'done');
-  readonly #oldStatuses = new OldestFirst(this.#statuses, () => true);
+  // Claims in flight are never evicted; every order may be.
+  readonly #oldEntries = new OldestFirst(this.#entries, (entry) => entry.state === 'finished');
+  readonly #oldOrders = new OldestFirst(this.#orders, () => true);
 
   constructor(options: MemoryCallbackStoreOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
@@ -47,72 +56,99 @@ export class MemoryCallbackStore implements CallbackStore {
     ]);
   }
 
-  /** How many keys are held now (done and in flight). */
+  /** How many callbacks are held now (finished and in flight). */
   get size(): number {
     return this.#entries.size;
   }
 
-  async begin(key: string): Promise<ClaimResult> {
+  async claim(callback: CallbackRecord): Promise<ClaimResult> {
+    const key = claimKey(callback);
     const entry = this.#entries.get(key);
     const now = Date.now();
     if (entry?.state === 'in-flight') {
       if (now < entry.until) return 'in-flight';
-      // The lease ran out: whoever waits on the old claim hears 'failed', and this delivery retakes it.
-      entry.settle('failed');
+      // The lease ran out: whoever waits on the old claim hears 'released', and this delivery retakes it.
+      entry.end('released');
     }
-    if (entry?.state === 'done' && now - entry.at < this.ttlMs) {
+    if (entry?.state === 'finished' && now - entry.at < this.ttlMs) {
       this.#entries.delete(key);
       this.#entries.set(key, entry);
-      return 'done';
+      return 'finished';
     }
-    let settle!: (outcome: 'done' | 'failed') => void;
-    const settled = new Promise<'done' | 'failed'>((resolve) => (settle = resolve));
+    let end!: (how: 'finished' | 'released') => void;
+    const ended = new Promise<'finished' | 'released'>((resolve) => (end = resolve));
     this.#entries.delete(key);
-    this.#entries.set(key, { state: 'in-flight', until: now + this.leaseMs, settled, settle });
+    this.#entries.set(key, { state: 'in-flight', until: now + this.leaseMs, ended, end });
     this.#oldEntries.trim(this.maxEntries);
-    return 'new';
+    return 'claimed';
   }
 
-  async complete(key: string, outcome?: OrderOutcome): Promise<void> {
+  async finish(callback: CallbackRecord): Promise<void> {
+    const key = claimKey(callback);
     const entry = this.#entries.get(key);
     this.#entries.delete(key);
-    this.#entries.set(key, { state: 'done', at: Date.now() });
-    if (outcome !== undefined) this.#record(outcome);
-    if (entry?.state === 'in-flight') entry.settle('done');
+    this.#entries.set(key, { state: 'finished', at: Date.now() });
+    if (callback.order_ref !== '') this.#record(callback);
+    if (entry?.state === 'in-flight') entry.end('finished');
     this.#oldEntries.trim(this.maxEntries);
-    if (outcome !== undefined) this.#watchers.notify(outcome.request_id);
+    if (callback.order_ref !== '') this.#watchers.notify(callback.order_ref);
   }
 
-  async fail(key: string): Promise<void> {
+  async release(callback: CallbackRecord): Promise<void> {
+    const key = claimKey(callback);
     const entry = this.#entries.get(key);
     if (entry?.state !== 'in-flight') return;
     this.#entries.delete(key);
-    entry.settle('failed');
+    entry.end('released');
   }
 
-  async settled(key: string): Promise<'done' | 'failed'> {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return 'failed';
-    return entry.state === 'done' ? 'done' : entry.settled;
+  async waitForClaim(callback: CallbackRecord): Promise<'finished' | 'released'> {
+    const entry = this.#entries.get(claimKey(callback));
+    if (entry === undefined) return 'released';
+    return entry.state === 'finished' ? 'finished' : entry.ended;
   }
 
-  async status(requestId: string): Promise<OrderStatus | undefined> {
-    const found = this.#statuses.get(requestId);
-    if (found === undefined) return undefined;
-    if (Date.now() - found.at >= this.ttlMs) {
-      this.#statuses.delete(requestId);
+  async status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined> {
+    const order = this.#order(orderRef);
+    if (order === undefined) return undefined;
+    return orderStatus({ paid: order.paid, own: order.attempts.get(attempt ?? order.current ?? '') });
+  }
+
+  async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
+    const order = this.#touch(orderRef);
+    if (order.paid) return 'paid';
+    order.current = attempt;
+    return 'started';
+  }
+
+  watch(orderRef: string, listener: () => void): () => void {
+    return this.#watchers.add(orderRef, listener);
+  }
+
+  #record({ order_ref, attempt, status, invoice_id }: CallbackRecord): void {
+    const order = this.#touch(order_ref);
+    const outcome = { status, invoice_id };
+    if (order.attempts.get(attempt)?.status !== PAID_STATUS) order.attempts.set(attempt, outcome);
+    if (status === PAID_STATUS) order.paid ??= outcome;
+  }
+
+  /** The order's record while it is within ttlMs. */
+  #order(orderRef: string): Order | undefined {
+    const order = this.#orders.get(orderRef);
+    if (order !== undefined && Date.now() - order.at >= this.ttlMs) {
+      this.#orders.delete(orderRef);
       return undefined;
     }
-    return { status: found.status, invoice_id: found.invoice_id };
+    return order;
   }
 
-  watch(requestId: string, listener: () => void): () => void {
-    return this.#watchers.add(requestId, listener);
-  }
-
-  #record({ request_id, status, invoice_id }: OrderOutcome): void {
-    this.#statuses.delete(request_id);
-    this.#statuses.set(request_id, { status, invoice_id, at: Date.now() });
-    this.#oldStatuses.trim(this.maxEntries);
+  /** The order's record (a new one when absent or expired), made the most recently seen. */
+  #touch(orderRef: string): Order {
+    const order = this.#order(orderRef) ?? { attempts: new Map<string, OrderStatus>(), at: 0 };
+    order.at = Date.now();
+    this.#orders.delete(orderRef);
+    this.#orders.set(orderRef, order);
+    this.#oldOrders.trim(this.maxEntries);
+    return order;
   }
 }

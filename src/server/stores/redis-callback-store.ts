@@ -1,73 +1,101 @@
-// CallbackStore on Redis, for several servers behind one callback URL (docs/stores.md). It talks to
-// a connected client of node-redis or ioredis through redis-connection.ts, so pay-form never imports
-// either library (optional peer dependencies) and its types do not need them; the same client can
-// serve RedisPayoutLedger.
-import type { CallbackStore, ClaimResult, OrderOutcome, OrderStatus } from './callback-store.js';
+// CallbackStore on Redis (one server, a Sentinel-managed primary or a Redis Cluster), for several
+// servers behind one callback URL (docs/stores.md). It talks to a connected client of node-redis or
+// ioredis through redis-connection.ts, so pay-form never imports either library (optional peer
+// dependencies) and its types do not need them; the same client can serve RedisPayoutLedger.
+import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
+import { PAID_STATUS } from '../../service/checkout.js';
 import { Watchers } from './watchers.js';
 import type { RedisClientLike } from './redis-client.js';
-import { redisConnection, type RedisConnection, type RedisSubscription } from './redis-connection.js';
-import { bounded, RedisScript } from './redis-script.js';
+import { redisConnection, redisPrefix, replicaDefault, type RedisConnection, type RedisSubscription } from './redis-connection.js';
+import { RedisScript } from './redis-script.js';
 import { ConfigError, StoreError, requireOptions } from '../errors.js';
-import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
+import { count, milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 export interface RedisCallbackStoreOptions {
   /** Put before every key and the channel name. Default 'pay-form:'. */
   prefix?: string;
   /** How long an in-flight claim holds: past it, the next delivery claims the key again. Default 60 s. */
   leaseMs?: number;
-  /** How long a done key and an order's status are remembered. Default 7 days. */
+  /** How long a finished callback and an order's record are remembered. Default 7 days. */
   ttlMs?: number;
   /** Each command's own limit, so a Redis that does not answer is a failure (503), not a hang. Default 2000. */
   commandTimeoutMs?: number;
   /** Told about subscriber errors (pub/sub is only a hint: the status handler also re-reads). */
   onError?: (error: unknown) => void;
+  /**
+   * How many replicas must hold a claim and a finish before they count (WAIT): fewer within
+   * replicaWaitMs and the callback is answered 503 (delivered again). Default 1 on a cluster or
+   * Sentinel client, 0 (no WAIT) on a standalone one.
+   */
+  replicas?: number;
+  /** WAIT's time limit, on top of commandTimeoutMs. Default 1000. */
+  replicaWaitMs?: number;
 }
 
-/** What follows the prefix in each key: a claim's, and an order's status. */
-const KINDS = { claim: 'callback:', status: 'order:' } as const;
+// Every key of one order carries the order reference as its hash tag: `{prefix}{{order}}:`, the order
+// reference percent-encoded, so no `{`, `}` or `:` of it changes the key's shape, each script touches
+// one hash slot, and no prefix followed by one store's keys can be another store's key. A brace in the
+// prefix would be the tag instead, so the prefix holds none (redisPrefix).
 
-/**
- * A prefix holding a key kind could be another store's prefix with that kind added ('n:' and
- * 'n:order:'): the one store's keys would be the other's, and the two would read each other's claims
- * and statuses. Refused, so that two stores on one Redis never share a key.
- */
-const prefixProblem = (prefix: unknown): string | undefined =>
-  typeof prefix !== 'string'
-    ? 'must be a string'
-    : Object.values(KINDS).some((kind) => prefix.includes(kind))
-      ? `must not hold ${Object.values(KINDS).map((kind) => `"${kind}"`).join(' or ')} (this store's own key names: it could then share keys with a store whose prefix is shorter)`
-      : undefined;
-
-// begin: a done key answers done; a live claim answers in-flight; else a new claim with the lease.
-// The claim's value is this claim's own token, so fail() releases only its own claim.
-const BEGIN = new RedisScript(`local v = redis.call('GET', KEYS[1])
-if v == 'done' then return 'done' end
+// claim: a finished callback answers finished; a live claim answers in-flight; else a new claim with
+// the lease. The claim's value is this claim's own token, so release() frees only its own claim. A
+// token already released (KEYS[2]) takes nothing: its caller gave up, and a client that sends commands
+// again after reconnecting (ioredis does) can deliver the claim after its release.
+const CLAIM = new RedisScript(`if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 'in-flight' end
+local v = redis.call('GET', KEYS[1])
+if v == 'done' then return 'finished' end
 if v then return 'in-flight' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 'new'`);
+return 'claimed'`);
 
-const FAIL = new RedisScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+// ARGV: token, ttlMs (how long the release is remembered).
+const RELEASE = new RedisScript(`redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`);
 
-// complete: done, the order's status, and the news of it, in one step: a waiter that hears the news
-// always finds the status.
-const COMPLETE = new RedisScript(`redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
+// finish: the callback done, its outcome for its attempt (a success is never overwritten; the first one
+// marks the order paid), and the news of it, in one step: a waiter that hears the news always finds it.
+// An outcome is the JSON of { status, invoice_id } in that order, so a success starts with the same 20
+// characters.
+// ARGV: ttlMs, the attempt's field, the outcome's JSON, '1' for a success, channel, order reference.
+const FINISH = new RedisScript(`redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
 if KEYS[2] then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
-  redis.call('PUBLISH', ARGV[3], ARGV[4])
+  local own = redis.call('HGET', KEYS[2], ARGV[2])
+  if ARGV[4] == '1' then
+    redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+    redis.call('HSETNX', KEYS[2], 'paid', ARGV[3])
+  elseif not own or string.sub(own, 1, 20) ~= '{"status":"success",' then
+    redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[1])
+  redis.call('PUBLISH', ARGV[5], ARGV[6])
 end
 return 1`);
 
+// status: the order's payment and the asked attempt's own status (ARGV[2] '0': the current attempt).
+const STATUS = new RedisScript(`local attempt = ARGV[1]
+if ARGV[2] == '0' then attempt = redis.call('HGET', KEYS[1], 'current') or '' end
+return redis.call('HMGET', KEYS[1], 'paid', 'a:' .. attempt)`);
+
+// startAttempt: a paid order answers paid; else the attempt becomes the order's current one.
+const START = new RedisScript(`if redis.call('HEXISTS', KEYS[1], 'paid') == 1 then return 'paid' end
+redis.call('HSET', KEYS[1], 'current', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 'started'`);
+
 /**
- * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected client of node-redis or ioredis.
- * Every command fails fast while the client is not connected, and after commandTimeoutMs otherwise,
- * so the callback handler answers 503 and the service delivers again.
+ * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected client of
+ * node-redis or ioredis. Every command fails fast while the client is not connected, and after
+ * commandTimeoutMs otherwise, so the callback handler answers 503 and the service delivers again.
  */
 export class RedisCallbackStore implements CallbackStore {
   readonly prefix: string;
   readonly leaseMs: number;
   readonly ttlMs: number;
   readonly commandTimeoutMs: number;
+  readonly replicas: number;
+  readonly replicaWaitMs: number;
   readonly #redis: RedisConnection;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #tokens = new Map<string, string>();
@@ -84,12 +112,16 @@ export class RedisCallbackStore implements CallbackStore {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    this.replicas = options.replicas ?? replicaDefault(redis.topology);
+    this.replicaWaitMs = options.replicaWaitMs ?? 1000;
     this.#onError = options.onError;
     requireOptions('RedisCallbackStore', [
-      ['prefix', prefixProblem(this.prefix)],
+      ['prefix', redisPrefix(this.prefix)],
       ['leaseMs', milliseconds(this.leaseMs)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
+      ['replicas', count(this.replicas)],
+      ['replicaWaitMs', timerMilliseconds(this.replicaWaitMs)],
     ]);
   }
 
@@ -97,60 +129,97 @@ export class RedisCallbackStore implements CallbackStore {
     return `${this.prefix}status`;
   }
 
-  #claimKey(key: string): string {
-    return `${this.prefix}${KINDS.claim}${key}`;
+  /** The start of every key of one order: its reference as the hash tag. */
+  #orderKey(orderRef: string): string {
+    return `${this.prefix}{${encodeURIComponent(orderRef)}}:`;
   }
 
-  #statusKey(requestId: string): string {
-    return `${this.prefix}${KINDS.status}${requestId}`;
+  /** A callback's claim, and the tokens released on its order. */
+  #claimKeys(callback: CallbackRecord): [string, string] {
+    const order = this.#orderKey(callback.order_ref);
+    return [`${order}callback:${claimKey(callback)}`, `${order}released`];
   }
 
-  async begin(key: string): Promise<ClaimResult> {
+  /**
+   * A write that must outlive a failover: with `replicas`, followed by WAIT on the same connection.
+   * Answers the script's reply and whether enough replicas acknowledged it.
+   */
+  async #durable(script: RedisScript, keys: string[], args: string[]): Promise<[reply: unknown, kept: boolean]> {
+    if (this.replicas === 0) return [await script.run(this.#redis, keys, args, this.commandTimeoutMs), true];
+    const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
+    const { reply, replicas } = await script.runAndWait(this.#redis, keys, args, wait, this.commandTimeoutMs + this.replicaWaitMs);
+    return [reply, replicas >= this.replicas];
+  }
+
+  #tooFew(step: string): StoreError {
+    return new StoreError(`Redis: the ${step} reached fewer than ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
+  }
+
+  async claim(callback: CallbackRecord): Promise<ClaimResult> {
+    const keys = this.#claimKeys(callback);
     const token = `in-flight:${crypto.randomUUID()}`;
+    const release = () => RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)]).catch(() => undefined);
     let answer: unknown;
+    let kept: boolean;
     try {
-      answer = await BEGIN.run(this.#redis, [this.#claimKey(key)], [token, String(this.leaseMs)], this.commandTimeoutMs);
+      [answer, kept] = await this.#durable(CLAIM, keys, [token, String(this.leaseMs)]);
     } catch (error) {
       // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
       // the release goes out on the same connection, so Redis runs it after the claim, and the key does
       // not wait for the lease. No limit on it: node-redis would drop it unsent at the limit.
-      if (this.#redis.ready()) FAIL.run(this.#redis, [this.#claimKey(key)], [token]).catch(() => undefined);
+      if (this.#redis.ready()) void release();
       throw error;
     }
-    if (answer === 'new') this.#tokens.set(key, token);
-    if (answer === 'new' || answer === 'done' || answer === 'in-flight') return answer;
+    if (answer === 'claimed' && !kept) {
+      // Only the primary holds it: a failover now could hand the callback to a second onStatus.
+      void release();
+      throw this.#tooFew('claim');
+    }
+    if (answer === 'claimed') this.#tokens.set(keys[0], token);
+    if (answer === 'claimed' || answer === 'finished' || answer === 'in-flight') return answer;
     throw new StoreError(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
 
-  async complete(key: string, outcome?: OrderOutcome): Promise<void> {
-    const [keys, args] = outcome === undefined
-      ? [[this.#claimKey(key)], [String(this.ttlMs)]]
-      : [[this.#claimKey(key), this.#statusKey(outcome.request_id)],
-          [String(this.ttlMs), JSON.stringify({ status: outcome.status, invoice_id: outcome.invoice_id }), this.#channel, outcome.request_id]];
+  async finish(callback: CallbackRecord): Promise<void> {
+    const [key] = this.#claimKeys(callback);
+    const { order_ref, attempt, status, invoice_id } = callback;
+    const [keys, args] = order_ref === ''
+      ? [[key], [String(this.ttlMs)]]
+      : [[key, `${this.#orderKey(order_ref)}order`],
+          [String(this.ttlMs), `a:${attempt}`, JSON.stringify({ status, invoice_id }), status === PAID_STATUS ? '1' : '0', this.#channel, order_ref]];
     try {
-      await COMPLETE.run(this.#redis, keys, args, this.commandTimeoutMs);
+      // Too few replicas: a 503 now, and the callback handler finishes again while the lease lasts.
+      const [, kept] = await this.#durable(FINISH, keys, args);
+      if (!kept) throw this.#tooFew('finish');
     } finally {
       this.#tokens.delete(key);
     }
   }
 
-  async fail(key: string): Promise<void> {
-    const token = this.#tokens.get(key);
+  async release(callback: CallbackRecord): Promise<void> {
+    const keys = this.#claimKeys(callback);
+    const token = this.#tokens.get(keys[0]);
     if (token === undefined) return;
-    await FAIL.run(this.#redis, [this.#claimKey(key)], [token], this.commandTimeoutMs);
-    this.#tokens.delete(key);
+    await RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)], this.commandTimeoutMs);
+    this.#tokens.delete(keys[0]);
   }
 
-  async status(requestId: string): Promise<OrderStatus | undefined> {
-    const statusKey = this.#statusKey(requestId);
-    const text = await bounded(this.#redis, 'GET', this.commandTimeoutMs, () => this.#redis.send(statusKey, ['GET', statusKey], this.commandTimeoutMs));
-    return parseOrderStatus(typeof text === 'string' ? text : null);
+  async status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined> {
+    const reply = await STATUS.run(this.#redis, [`${this.#orderKey(orderRef)}order`], [attempt ?? '', attempt === undefined ? '0' : '1'], this.commandTimeoutMs);
+    const [paid, own] = Array.isArray(reply) ? reply : [];
+    return orderStatus({ paid: parseOrderStatus(paid), own: parseOrderStatus(own) });
+  }
+
+  async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
+    const answer = await START.run(this.#redis, [`${this.#orderKey(orderRef)}order`], [attempt, String(this.ttlMs)], this.commandTimeoutMs);
+    if (answer === 'started' || answer === 'paid') return answer;
+    throw new StoreError(`Redis: unexpected answer to the attempt's start: ${String(answer)}`);
   }
 
   /** Told through Redis pub/sub on a duplicated connection, made on the first watch. */
-  watch(requestId: string, listener: () => void): () => void {
+  watch(orderRef: string, listener: () => void): () => void {
     this.#subscribe();
-    return this.#watchers.add(requestId, listener);
+    return this.#watchers.add(orderRef, listener);
   }
 
   /** Closes the subscriber connection (the client given is the caller's to close). */
@@ -161,7 +230,7 @@ export class RedisCallbackStore implements CallbackStore {
 
   #subscribe(): void {
     if (this.#subscription !== undefined) return;
-    const subscription = this.#redis.subscribe(this.#channel, (requestId) => this.#watchers.notify(requestId), (error) => this.#onError?.(error));
+    const subscription = this.#redis.subscribe(this.#channel, (orderRef) => this.#watchers.notify(orderRef), (error) => this.#onError?.(error));
     this.#subscription = subscription;
     subscription.subscribed.catch((error: unknown) => {
       // Try again on the next watch; meanwhile the status handler's re-reads carry the news.
@@ -173,7 +242,7 @@ export class RedisCallbackStore implements CallbackStore {
 }
 
 /** A verified status as stored: JSON of { status, invoice_id }; anything else reads as absent. */
-export function parseOrderStatus(text: string | null | undefined): OrderStatus | undefined {
+export function parseOrderStatus(text: unknown): OrderStatus | undefined {
   if (typeof text !== 'string') return undefined;
   try {
     const value = JSON.parse(text) as Partial<OrderStatus> | null;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkBaseUrl, checkKey, checkRedirectUrl, isLoopbackHost, MAX_KEY_LENGTH, OPEN_FORM_PATH, openFormUrl } from '../../../src/service/form-url.js';
 import { parseResult, RESULT_MESSAGE_TYPE } from '../../../src/element/result.js';
-import { parseTokenAnswer } from '../../../src/element/token-controller.js';
+import { parseTokenAnswer } from '../../../src/service/checkout.js';
 import { fuzzRuns, Tally } from '../../support/fuzz.js';
 
 const numRuns = fuzzRuns();
@@ -146,15 +146,20 @@ const properties: Array<[string, () => void]> = [
     const body = JSON.parse(JSON.stringify({ ...extra, ...(key === undefined ? {} : { key }), ...(redirect === undefined ? {} : { redirect_url: redirect }) })) as unknown;
     const r = parseTokenAnswer(body);
     tally('token answer    valid', r !== null);
-    assert.deepEqual(r, redirect !== undefined ? { redirect_url: redirect } : { key });
+    // paid: true wins; else redirect_url over key, with a string attempt kept (service/checkout.ts).
+    const { paid, attempt } = body as { paid?: unknown; attempt?: unknown };
+    const started = typeof attempt === 'string' ? { attempt } : {};
+    assert.deepEqual(r, paid === true ? { paid } : redirect !== undefined ? { redirect_url: redirect, ...started } : { key, ...started });
   }), { numRuns })],
   ['token answer    any  ', () => fc.assert(fc.property(fc.oneof(fc.anything(), fc.jsonValue(), fc.record({ key: fc.anything(), redirect_url: fc.anything() }, { requiredKeys: [] })), (data) => {
     const r = parseTokenAnswer(data);
     tally('token answer    any  ', r !== null);
     if (r === null) return;
-    const keys = Object.keys(r);
+    // Exactly one of paid (true), key or redirect_url (strings), and at most a string attempt beside it.
+    const keys = Object.keys(r).filter((k) => k !== 'attempt');
     assert.equal(keys.length, 1);
-    assert.ok(('key' in r && typeof r.key === 'string') || ('redirect_url' in r && typeof r.redirect_url === 'string'));
+    assert.ok(!('attempt' in r) || (typeof r.attempt === 'string' && !('paid' in r)));
+    assert.ok(('paid' in r && r.paid === true) || ('key' in r && typeof r.key === 'string') || ('redirect_url' in r && typeof r.redirect_url === 'string'));
   }), { numRuns })],
 ];
 

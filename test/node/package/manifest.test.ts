@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { BUNDLES, ENTRIES } from '../../../scripts/entries.js';
+import { BUNDLES, ENTRIES, RETURN_BUNDLE, SCRIPT_FILES } from '../../../scripts/entries.js';
 import { distFile, root } from './dist.js';
 
 const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as {
@@ -42,7 +42,7 @@ test('sideEffects names the modules that define the tag and every entry that imp
   assert.deepEqual(defining, ['pay-form-define.js']);
   const distSideEffects = pkg.sideEffects.filter((path) => path.startsWith('./dist/')).sort();
   assert.deepEqual(importingDefine.sort(), ['./dist/element/index.js', './dist/element/react.js', './dist/element/svelte.js', './dist/element/vue.js']);
-  assert.deepEqual(distSideEffects, [...importingDefine, './dist/element/pay-form-define.js', ...Object.values(BUNDLES).map((f) => `./dist/${f}`)].sort());
+  assert.deepEqual(distSideEffects, [...importingDefine, './dist/element/pay-form-define.js', ...SCRIPT_FILES.map((f) => `./dist/${f}`)].sort());
 });
 
 test('the script-tag bundles are self-contained production builds named by unpkg and jsdelivr', async () => {
@@ -57,6 +57,14 @@ test('the script-tag bundles are self-contained production builds named by unpkg
     // Minified: what line breaks are left sit inside the element's css`` and html`` template strings.
     assert.ok(code.split('\n').length < 100, `${file} is minified`);
   }
+});
+
+test('the return page\'s script is a self-contained production build of pay-form\'s own code, reporting on load', async () => {
+  const code = await readFile(distFile(RETURN_BUNDLE), 'utf8');
+  assert.ok(!/\bfrom\s*["'`]|\bimport\s*\(|^import\s*["'`{*]/m.test(code), 'imports nothing');
+  assert.ok(!/lit|customElements/i.test(code), 'no Lit, no element');
+  assert.match(code, /pay-form:result/);
+  assert.equal(code.split('\n').length, 2, 'a legal comment and one line of code');
 });
 
 test('the npm modules leave Lit and @lit/react to the app (one copy), and every dependency is pinned', async () => {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { BUNDLES } from '../../../scripts/entries.js';
-import { BUNDLE_BUDGET, gzipBytes } from '../../../bench/size/size.js';
+import { BUNDLES, RETURN_BUNDLE } from '../../../scripts/entries.js';
+import { BUNDLE_BUDGET, RETURN_BUDGET, gzipBytes } from '../../../bench/size/size.js';
 
 const dist = new URL('../../../dist/', import.meta.url);
 
@@ -15,6 +15,12 @@ for (const name of [BUNDLES.esm, BUNDLES.iife]) {
     assert.ok(gzip <= BUNDLE_BUDGET, `${name} is ${gzip} B gzip, ${gzip - BUNDLE_BUDGET} B over the ${BUNDLE_BUDGET} B budget`);
   });
 }
+
+test(`dist/${RETURN_BUNDLE}, the return page's script, is within its ${RETURN_BUDGET / 1024} KiB gzip budget`, async (t) => {
+  const gzip = gzipBytes(await readFile(new URL(RETURN_BUNDLE, dist)));
+  t.diagnostic(`${RETURN_BUNDLE}: ${gzip} B gzip of ${RETURN_BUDGET} B`);
+  assert.ok(gzip <= RETURN_BUDGET, `${RETURN_BUNDLE} is ${gzip} B gzip, over its ${RETURN_BUDGET} B budget`);
+});
 
 test('the budget check counts bytes as gzip sees them: a file past the budget is caught', () => {
   const incompressible = crypto.getRandomValues(new Uint8Array(BUNDLE_BUDGET));

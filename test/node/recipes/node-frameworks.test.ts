@@ -8,6 +8,6 @@ for (const [name, file] of [
   ['Fastify', 'fastify/server.ts'],
   ['Hono on @hono/node-server', 'hono/server.ts'],
 ] as const) {
-  test(`${name} (test/node/recipes/apps/${file}): a token, malformed JSON, a signed callback and its repeat`, () =>
+  test(`${name} (test/node/recipes/apps/${file}): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused`, () =>
     proveRecipe({ command: process.execPath, args: ['--import', 'tsx', new URL(`apps/${file}`, import.meta.url).pathname] }));
 }

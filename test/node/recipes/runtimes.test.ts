@@ -15,10 +15,10 @@ const recipe = (file: string) => new URL(`test/node/recipes/apps/${file}`, root)
 const scratch = await mkdtemp(path.join(tmpdir(), 'pay-form-runtimes-'));
 after(() => rm(scratch, { recursive: true, force: true }));
 
-test('Bun (test/node/recipes/apps/bun/server.ts): a token, malformed JSON, a signed callback and its repeat', () =>
+test('Bun (test/node/recipes/apps/bun/server.ts): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
   proveRecipe({ command: binary('@oven/bun-linux-x64/bin/bun'), args: ['run', recipe('bun/server.ts')], env: { BUN_INSTALL_CACHE_DIR: path.join(scratch, 'bun') } }));
 
-test('Deno (test/node/recipes/apps/deno/server.ts): a token, malformed JSON, a signed callback and its repeat', () =>
+test('Deno (test/node/recipes/apps/deno/server.ts): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
   proveRecipe({
     command: binary('@deno/linux-x64-glibc/deno'),
     args: ['run', '--allow-net', '--allow-env', '--allow-read', '--no-lock', recipe('deno/server.ts')],
@@ -47,7 +47,7 @@ const worker :Workerd.Worker = (
 `;
 }
 
-test('workerd (test/node/recipes/apps/workers/worker.ts, bundled as wrangler would): a token, malformed JSON, a signed callback and its repeat', () =>
+test('workerd (test/node/recipes/apps/workers/worker.ts, bundled as wrangler would): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
   proveRecipe(async (sandboxUrl) => {
     const dir = await mkdtemp(path.join(scratch, 'workerd-'));
     // Like wrangler: one ES module, resolved through the package's "exports", no Node built-ins.

@@ -108,7 +108,7 @@ test('a paid order: the verified callback is logged once and streamed to the pag
   assert.equal((await press(sb, key, 'pay')).status, 303);
   await sb.callbacksIdle();
 
-  const logged = backend.callbacks().filter((c) => c.request_id === order.order_ref);
+  const logged = backend.callbacks().filter((c) => c.order_ref === order.order_ref);
   assert.deepEqual(logged.map((c) => [c.status, c.product]), [['success', 'Hand grinder']]);
   let streamed = '';
   while (!streamed.includes(order.order_ref)) {
@@ -185,9 +185,9 @@ test('a paid order gets no second token (409), and the service is not asked for 
   const invoicesBefore = sb.invoices().length;
   const again = await post('/api/checkout/token', { order_ref: order.order_ref });
   assert.equal(again.status, 409);
-  assert.deepEqual(await again.json(), { success: false, message: 'This order is already paid' });
+  assert.deepEqual(await again.json(), { success: false, message: 'Order already paid', paid: true });
   assert.equal(sb.invoices().length, invoicesBefore, 'no second invoice');
-  assert.equal(backend.callbacks().filter((c) => c.request_id === order.order_ref).length, 1, 'one success callback');
+  assert.equal(backend.callbacks().filter((c) => c.order_ref === order.order_ref).length, 1, 'one success callback');
 });
 
 test('PAY_FORM_SHOP_ORIGIN: an origin is taken as it is, anything else refused', () => {
@@ -219,8 +219,8 @@ test("another shopper sees nothing of an order: not its callback (list or stream
   await press(sb, key, 'pay');
   await sb.callbacksIdle();
   const ref = order.order_ref;
-  const mine = (await (await get('/api/checkout/callbacks')).json()) as Array<{ request_id: string }>;
-  assert.deepEqual(mine.filter((c) => c.request_id === ref).length, 1, 'the shopper sees their own callback');
+  const mine = (await (await get('/api/checkout/callbacks')).json()) as Array<{ order_ref: string }>;
+  assert.deepEqual(mine.filter((c) => c.order_ref === ref).length, 1, 'the shopper sees their own callback');
   assert.match(await streamed(alice, ref), new RegExp(ref));
 
   const reads = {
@@ -252,7 +252,7 @@ test('orders and the callback log are bounded: past maxOrders the oldest go, fix
     assert.deepEqual(kept, refs.slice(2), 'the two oldest orders were forgotten');
     assert.equal((await post('/api/checkout/token', { order_ref: refs[0] }, carol, small.url)).status, 404);
     assert.notEqual(small.backend.orders.get('demo-beans-usd'), undefined, 'a fixed order is never forgotten');
-    assert.deepEqual(small.backend.callbacks().map((c) => c.request_id), refs.slice(2), 'the log keeps the latest 3');
+    assert.deepEqual(small.backend.callbacks().map((c) => c.order_ref), refs.slice(2), 'the log keeps the latest 3');
     t.diagnostic(`maxOrders 3, 5 orders paid: ${kept.length} orders and ${small.backend.callbacks().length} log entries kept`);
   } finally {
     await small.close();

@@ -10,6 +10,7 @@ import {
   toNodeHandler,
   type CallbackHandlerOptions,
   type CallbackPayload,
+  type CallbackRecord,
   type CallbackStore,
   type ClaimResult,
 } from '../../../src/server/index.js';
@@ -30,20 +31,32 @@ async function serve(options: CallbackHandlerOptions): Promise<(body: string, ty
 const signedBody = async (payload: Record<string, unknown>, secret = SECRET) =>
   JSON.stringify({ ...payload, signature: await sign(payload, secret) });
 
-/** A MemoryCallbackStore that calls `onAll` once `n` deliveries have claimed (so tests know they overlap). */
-function countingStore(n: number, onAll: () => void): CallbackStore & { begun(): number } {
-  const memory = new MemoryCallbackStore();
-  let begun = 0;
+/** A callback as the store keeps it: invoice `id`, no order unless given. */
+const cb = (id: string, status = 'paid', order_ref = '', attempt = ''): CallbackRecord => ({ invoice_id: id, status, order_ref, attempt });
+
+/** A store that hands every call to `memory`, with `claim` replaced. */
+function withClaim(memory: MemoryCallbackStore, claim: CallbackStore['claim']): CallbackStore {
   return {
-    begin: async (key) => {
-      const claim = await memory.begin(key);
-      if (++begun === n) onAll();
+    claim,
+    finish: (c) => memory.finish(c),
+    release: (c) => memory.release(c),
+    waitForClaim: (c) => memory.waitForClaim(c),
+    status: (o, a) => memory.status(o, a),
+    startAttempt: (o, a) => memory.startAttempt(o, a),
+  };
+}
+
+/** A MemoryCallbackStore that calls `onAll` once `n` deliveries have claimed (so tests know they overlap). */
+function countingStore(n: number, onAll: () => void): CallbackStore & { claimed(): number } {
+  const memory = new MemoryCallbackStore();
+  let claimed = 0;
+  return {
+    ...withClaim(memory, async (c) => {
+      const claim = await memory.claim(c);
+      if (++claimed === n) onAll();
       return claim;
-    },
-    complete: (key) => memory.complete(key),
-    fail: (key) => memory.fail(key),
-    settled: (key) => memory.settled(key),
-    begun: () => begun,
+    }),
+    claimed: () => claimed,
   };
 }
 
@@ -147,7 +160,7 @@ describe('callback handler: once per (invoice_id, status)', () => {
     });
     const body = await signedBody(PAID);
     const answers = await Promise.all(Array.from({ length: 1000 }, () => post(body)));
-    assert.equal(counting.begun(), 1000);
+    assert.equal(counting.claimed(), 1000);
     assert.equal(calls, 1);
     assert.equal(answers.filter((a) => a.status === 200).length, 1000);
   });
@@ -175,44 +188,40 @@ describe('callback handler: once per (invoice_id, status)', () => {
     assert.equal((await request()).status, 200);
     assert.equal(calls, 2);
   });
-  test('a shared store without settled(): an in-flight repeat answers 503 with Retry-After', async () => {
-    const states = new Map<string, 'in-flight' | 'done'>();
-    const shared: CallbackStore = {
-      async begin(key): Promise<ClaimResult> {
-        const s = states.get(key);
+  test('a shared store without waitForClaim(): an in-flight repeat answers 503 with Retry-After', async () => {
+    const states = new Map<string, 'in-flight' | 'finished'>();
+    const key = (c: CallbackRecord) => `${c.invoice_id}/${c.status}`;
+    const shared = {
+      async claim(c: CallbackRecord): Promise<ClaimResult> {
+        const s = states.get(key(c));
         if (s) return s;
-        states.set(key, 'in-flight');
-        return 'new';
+        states.set(key(c), 'in-flight');
+        return 'claimed';
       },
-      async complete(key) {
-        states.set(key, 'done');
+      async finish(c: CallbackRecord) {
+        states.set(key(c), 'finished');
       },
-      async fail(key) {
-        states.delete(key);
+      async release(c: CallbackRecord) {
+        states.delete(key(c));
       },
     };
     const body = await signedBody(PAID);
     // Another server holds the claim.
-    await shared.begin(JSON.stringify(['inv-1', 'paid']));
+    await shared.claim(cb('inv-1', 'paid', 'order-1'));
     const post = await serve({ secret: SECRET, onStatus: () => assert.fail('not this server'), store: shared });
     const { status, headers } = await post(body);
     assert.equal(status, 503);
     assert.equal(headers.get('retry-after'), '5');
-    await shared.complete(JSON.stringify(['inv-1', 'paid']));
+    await shared.finish(cb('inv-1', 'paid', 'order-1'));
     assert.equal((await post(body)).status, 200);
   });
 });
 
 describe('callback handler: a failing store', () => {
-  test('begin throws: 503 with Retry-After, onStatus not called; the next delivery is handled', async () => {
+  test('claim throws: 503 with Retry-After, onStatus not called; the next delivery is handled', async () => {
     let down = true;
     const memory = new MemoryCallbackStore();
-    const flaky: CallbackStore = {
-      begin: (key) => (down ? Promise.reject(new Error('redis down')) : memory.begin(key)),
-      complete: (key) => memory.complete(key),
-      fail: (key) => memory.fail(key),
-      settled: (key) => memory.settled(key),
-    };
+    const flaky = withClaim(memory, (c) => (down ? Promise.reject(new Error('redis down')) : memory.claim(c)));
     const seen: unknown[] = [];
     const errors: unknown[] = [];
     const post = await serve({ secret: SECRET, store: flaky, onStatus: (p) => void seen.push(p), onError: (e) => errors.push(e) });
@@ -229,26 +238,26 @@ describe('callback handler: a failing store', () => {
 });
 
 describe('MemoryCallbackStore', () => {
-  test('bounded: the least recently seen done keys go first; in-flight keys stay', async () => {
+  test('bounded: the least recently seen finished callbacks go first; claims in flight stay', async () => {
     const store = new MemoryCallbackStore({ maxEntries: 3 });
-    assert.equal(await store.begin('held'), 'new');
+    assert.equal(await store.claim(cb('held')), 'claimed');
     for (const k of ['a', 'b', 'c']) {
-      assert.equal(await store.begin(k), 'new');
-      await store.complete(k);
+      assert.equal(await store.claim(cb(k)), 'claimed');
+      await store.finish(cb(k));
     }
     assert.equal(store.size, 3);
-    assert.equal(await store.begin('held'), 'in-flight', 'in flight keys are never evicted');
-    assert.equal(await store.begin('c'), 'done');
-    assert.equal(await store.begin('a'), 'new', 'the oldest done key was dropped');
+    assert.equal(await store.claim(cb('held')), 'in-flight', 'claims in flight are never evicted');
+    assert.equal(await store.claim(cb('c')), 'finished');
+    assert.equal(await store.claim(cb('a')), 'claimed', 'the oldest finished callback was dropped');
   });
   test('eviction over a long mixed run matches the plain rule (oldest done key first, scanning from the start)', async () => {
     // The model: the rule written the obvious way. The store keeps a cursor between evictions instead.
-    const model = new Map<string, 'done' | 'in-flight'>();
+    const model = new Map<string, 'finished' | 'in-flight'>();
     const max = 3;
     const evict = () => {
       for (const [key, state] of model) {
         if (model.size <= max) break;
-        if (state === 'done') model.delete(key);
+        if (state === 'finished') model.delete(key);
       }
     };
     const store = new MemoryCallbackStore({ maxEntries: max });
@@ -259,26 +268,26 @@ describe('MemoryCallbackStore', () => {
       const op = random(3);
       if (op === 0) {
         const state = model.get(key);
-        const expected = state === 'in-flight' ? 'in-flight' : state === 'done' ? 'done' : 'new';
+        const expected = state === 'in-flight' ? 'in-flight' : state === 'finished' ? 'finished' : 'claimed';
         if (expected !== 'in-flight') {
           model.delete(key);
-          model.set(key, expected === 'done' ? 'done' : 'in-flight');
-          if (expected === 'new') evict();
+          model.set(key, expected === 'finished' ? 'finished' : 'in-flight');
+          if (expected === 'claimed') evict();
         }
-        assert.equal(await store.begin(key), expected, `step ${step}: begin ${key}`);
+        assert.equal(await store.claim(cb(key)), expected, `step ${step}: claim ${key}`);
       } else if (op === 1 && model.get(key) === 'in-flight') {
         model.delete(key);
-        model.set(key, 'done');
+        model.set(key, 'finished');
         evict();
-        await store.complete(key);
+        await store.finish(cb(key));
       } else if (op === 2 && model.get(key) === 'in-flight') {
         model.delete(key);
-        await store.fail(key);
+        await store.release(cb(key));
       }
       assert.equal(store.size, model.size, `step ${step}: size`);
     }
   });
-  test('order statuses over a long run: the least recently recorded go first, as a scan from the start finds', async () => {
+  test('orders over a long run: the least recently recorded go first, as a scan from the start finds', async () => {
     // The model keeps the statuses the obvious way; the store keeps a cursor between evictions.
     const model = new Map<string, string>();
     const max = 4;
@@ -291,21 +300,22 @@ describe('MemoryCallbackStore', () => {
       model.delete(id);
       model.set(id, invoice);
       while (model.size > max) model.delete(model.keys().next().value as string);
-      await store.begin(`k${step}`);
-      await store.complete(`k${step}`, { request_id: id, status: 'success', invoice_id: invoice });
+      // A fail, so that each new outcome replaces the last (a success would stay).
+      await store.claim(cb(invoice, 'fail', id));
+      await store.finish(cb(invoice, 'fail', id));
       for (let i = 0; i < 9; i++) {
         const expected = model.get(`o${i}`);
-        assert.deepEqual(await store.status(`o${i}`), expected && { status: 'success', invoice_id: expected }, `step ${step}: o${i}`);
+        assert.deepEqual(await store.status(`o${i}`), expected && { status: 'fail', invoice_id: expected }, `step ${step}: o${i}`);
       }
     }
   });
-  test('done keys expire after ttlMs', async () => {
+  test('finished callbacks expire after ttlMs', async () => {
     const store = new MemoryCallbackStore({ ttlMs: 30 });
-    await store.begin('k');
-    await store.complete('k');
-    assert.equal(await store.begin('k'), 'done');
+    await store.claim(cb('k'));
+    await store.finish(cb('k'));
+    assert.equal(await store.claim(cb('k')), 'finished');
     await new Promise((r) => setTimeout(r, 60));
-    assert.equal(await store.begin('k'), 'new');
+    assert.equal(await store.claim(cb('k')), 'claimed');
   });
   test('the default bound is 10,000 keys for 24 hours', () => {
     const store = new MemoryCallbackStore();

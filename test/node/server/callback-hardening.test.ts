@@ -178,15 +178,16 @@ describe('callback handler: a hung onStatus', () => {
 });
 
 describe('MemoryCallbackStore: in-flight claims have a lease', () => {
-  test('a claim older than leaseMs is taken again, and its waiter hears failed', async () => {
+  test('a claim older than leaseMs is taken again, and its waiter hears released', async () => {
     const store = new MemoryCallbackStore({ leaseMs: 30 });
-    assert.equal(await store.begin('k'), 'new');
-    assert.equal(await store.begin('k'), 'in-flight');
-    const waiter = store.settled('k');
+    const k = { invoice_id: 'k', status: 'success', order_ref: '', attempt: '' };
+    assert.equal(await store.claim(k), 'claimed');
+    assert.equal(await store.claim(k), 'in-flight');
+    const waiter = store.waitForClaim(k);
     await new Promise((resolve) => setTimeout(resolve, 60));
-    assert.equal(await store.begin('k'), 'new');
-    assert.equal(await waiter, 'failed');
-    await store.complete('k');
-    assert.equal(await store.begin('k'), 'done');
+    assert.equal(await store.claim(k), 'claimed');
+    assert.equal(await waiter, 'released');
+    await store.finish(k);
+    assert.equal(await store.claim(k), 'finished');
   });
 });

@@ -47,10 +47,11 @@ after(async () => {
 const post = (path: string, body: string | Buffer<ArrayBuffer>) =>
   fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
-test('Express: token endpoint answers { key }', async () => {
+test('Express: token endpoint answers { key, attempt }', async () => {
   const response = await post('/pay/token', '{"order_ref":"o-1"}');
   assert.equal(response.status, 200);
-  assert.deepEqual(await response.json(), { key: 'key-o-1' });
+  const { key, attempt } = (await response.json()) as { key: string; attempt: string };
+  assert.equal(key, `key-o-1~${attempt}`);
 });
 
 test('Express: callback endpoint, directly and behind express.raw(), verifies the raw bytes', async () => {

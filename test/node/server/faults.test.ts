@@ -4,15 +4,18 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ApiError,
+  AuthenticationError,
   BadResponseError,
   NetworkError,
   PayFormError,
+  PaymentClient,
   SignatureError,
   createTokenHandler,
   TimeoutError,
   type PayoutParams,
   type TokenParams,
 } from '../../../src/server/index.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
 import { answerSigned, clientFor, fails, PAYOUT, refusedUrl, servicesForFile, TOKEN, type Responder } from '../../support/service.js';
 
 const service = servicesForFile();
@@ -196,6 +199,34 @@ describe('answers that are not usable JSON: BadResponseError', () => {
   test('success not a boolean: BadResponseError shape', LIMIT, async () => {
     const s = await service((_req, res) => answerSigned(res, 200, { success: 'yes', key: 'k' }));
     assert.equal((await fails(clientFor(s.url).obtainToken(token), BadResponseError)).reason, 'shape');
+  });
+});
+
+describe('the service refusing the merchant itself', () => {
+  test('the sandbox with a wrong secret or merchant_id: an AuthenticationError (an ApiError) naming the secret and merchantId, with the service\'s own message, not a SignatureError blaming the service', LIMIT, async () => {
+    const sandbox = await startSandbox({ port: 0, merchantId: 'shop-1', secret: 'the-right-secret' });
+    try {
+      const cases = [
+        [{ merchantId: 'shop-1', secret: 'a-wrong-secret' }, 'Invalid signature'],
+        [{ merchantId: 'shop-9', secret: 'the-right-secret' }, 'Unknown merchant_id'],
+      ] as const;
+      for (const [credentials, serviceMessage] of cases) {
+        const client = new PaymentClient({ baseUrl: sandbox.url, ...credentials, maxRetries: 0 });
+        const error = await fails(client.obtainToken(token), AuthenticationError);
+        assert.ok(error instanceof ApiError && error instanceof PayFormError);
+        assert.equal(error.code, 'authentication');
+        assert.equal(error.status, 401);
+        assert.equal(error.serviceMessage, serviceMessage);
+        assert.equal(error.message, `obtain_token was refused (HTTP 401): ${serviceMessage}: check the PaymentClient's secret and merchantId, the likely cause`);
+      }
+      // A payout refused so: its refusal cannot be verified with the wrong secret, so it is not a sure "not paid".
+      const client = new PaymentClient({ baseUrl: sandbox.url, merchantId: 'shop-1', secret: 'a-wrong-secret' });
+      const error = await fails(client.createPayout(payout), AuthenticationError);
+      assert.equal(error.verified, false);
+      assert.equal(error.outcomeUnknown, true);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -1,13 +1,12 @@
 // RedisCallbackStore on a real redis-server: the claim and its lease, a release that touches only its
-// own claim, the recorded status, and a Redis that stops answering (SIGSTOP) failing within
-// commandTimeoutMs so the callback handler answers 503.
+// own claim, the outcomes recorded per order and attempt, every key of an order in one hash slot, and a
+// Redis that stops answering (SIGSTOP) failing within commandTimeoutMs so the callback handler answers 503.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
-import { ConfigError, createCallbackHandler, RedisCallbackStore, sign } from '../../../src/server/index.js';
+import { ConfigError, createCallbackHandler, RedisCallbackStore, sign, type CallbackRecord } from '../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET } from '../../support/service.js';
-import { waitUntilRefused } from '../../support/callback-workers.js';
 
 let redis: RedisServer;
 const clients: Array<{ destroy(): void }> = [];
@@ -26,36 +25,79 @@ async function store(options: ConstructorParameters<typeof RedisCallbackStore>[1
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const cb = (invoice_id: string, status: string, order_ref = 'order-1', attempt = ''): CallbackRecord => ({ invoice_id, status, order_ref, attempt });
+
+/** Claims and finishes one callback, as the callback handler does. */
+async function record(s: RedisCallbackStore, callback: CallbackRecord): Promise<void> {
+  assert.equal(await s.claim(callback), 'claimed');
+  await s.finish(callback);
+}
 
 describe('RedisCallbackStore', () => {
-  test('begin claims once; done is remembered; fail frees the key', async () => {
+  test('a callback is claimed once; finished is remembered; release frees it', async () => {
     const [a, b] = [await store({ prefix: 't1:' }), await store({ prefix: 't1:' })];
-    assert.equal(await a.begin('k'), 'new');
-    assert.equal(await b.begin('k'), 'in-flight');
-    await a.fail('k');
-    assert.equal(await b.begin('k'), 'new');
-    await b.complete('k', { request_id: 'order-1', status: 'success', invoice_id: 'inv-1' });
-    assert.equal(await a.begin('k'), 'done');
+    const k = cb('inv-1', 'success');
+    assert.equal(await a.claim(k), 'claimed');
+    assert.equal(await b.claim(k), 'in-flight');
+    await a.release(k);
+    assert.equal(await b.claim(k), 'claimed');
+    await b.finish(k);
+    assert.equal(await a.claim(k), 'finished');
     assert.deepEqual(await a.status('order-1'), { status: 'success', invoice_id: 'inv-1' });
     assert.equal(await a.status('order-2'), undefined);
   });
 
-  test('a claim whose lease ran out is taken again, and the old holder\'s fail leaves the new claim alone', async () => {
+  test("a claim whose lease ran out is taken again, and the old holder's release leaves the new claim alone", async () => {
     const [a, b, c] = [await store({ prefix: 't2:', leaseMs: 50 }), await store({ prefix: 't2:', leaseMs: 50 }), await store({ prefix: 't2:' })];
-    assert.equal(await a.begin('k'), 'new');
+    const k = cb('inv-2', 'success');
+    assert.equal(await a.claim(k), 'claimed');
     await sleep(120);
-    assert.equal(await b.begin('k'), 'new');
-    await a.fail('k');
-    assert.equal(await c.begin('k'), 'in-flight');
+    assert.equal(await b.claim(k), 'claimed');
+    await a.release(k);
+    assert.equal(await c.claim(k), 'in-flight');
   });
 
-  test('complete tells a watcher on another connection (pub/sub)', async () => {
+  test('finish tells a watcher on another connection (pub/sub)', async () => {
     const [a, b] = [await store({ prefix: 't3:' }), await store({ prefix: 't3:' })];
     const told = new Promise<void>((resolve) => b.watch('order-3', resolve));
     await sleep(200); // the subscriber connects on the first watch
-    await a.complete('k3', { request_id: 'order-3', status: 'fail', invoice_id: 'inv-3' });
+    await record(a, cb('inv-3', 'fail', 'order-3'));
     await told;
     await b.close();
+  });
+
+  test("attempts: each has its own outcome; a success of any makes the order paid, and no later fail undoes it", async () => {
+    const [a, b] = [await store({ prefix: 't5:' }), await store({ prefix: 't5:' })];
+    assert.equal(await a.startAttempt('o5', 'aaaaaaaaaaa1'), 'started');
+    await record(b, cb('inv-a', 'fail', 'o5', 'aaaaaaaaaaa1'));
+    assert.equal(await a.startAttempt('o5', 'bbbbbbbbbbb2'), 'started');
+    // The current attempt (the last one started) has no outcome yet: the earlier fail is not its answer.
+    assert.equal(await a.status('o5'), undefined);
+    assert.deepEqual(await a.status('o5', 'aaaaaaaaaaa1'), { status: 'fail', invoice_id: 'inv-a' });
+    await record(b, cb('inv-b', 'success', 'o5', 'bbbbbbbbbbb2'));
+    assert.deepEqual(await a.status('o5'), { status: 'success', invoice_id: 'inv-b' });
+    // Paid: every attempt answers the payment, a late fail of the first changes nothing, no new attempt starts.
+    await record(b, cb('inv-a2', 'fail', 'o5', 'aaaaaaaaaaa1'));
+    assert.deepEqual(await a.status('o5', 'aaaaaaaaaaa1'), { status: 'success', invoice_id: 'inv-b' });
+    assert.equal(await a.startAttempt('o5', 'ccccccccccc3'), 'paid');
+    // A later fail of the paying attempt does not overwrite its success either.
+    await record(b, cb('inv-b', 'fail', 'o5', 'bbbbbbbbbbb2'));
+    assert.deepEqual(await a.status('o5', 'bbbbbbbbbbb2'), { status: 'success', invoice_id: 'inv-b' });
+  });
+
+  test('every key of one order shares its hash tag, whatever the reference holds', async () => {
+    const s = await store({ prefix: 't6:' });
+    const admin = await connectedClient(redis.url);
+    clients.push(admin);
+    const order = 'we{ird}:order';
+    await s.startAttempt(order, 'aaaaaaaaaaa1');
+    await record(s, cb('inv-6', 'success', order, 'aaaaaaaaaaa1'));
+    const keys = (await admin.sendCommand(['KEYS', 't6:*'])) as string[];
+    assert.equal(keys.length, 2, keys.join(', '));
+    const tag = `{${encodeURIComponent(order)}}`;
+    for (const key of keys) assert.ok(key.startsWith(`t6:${tag}:`), key);
+    const slots = await Promise.all(keys.map((key) => admin.sendCommand(['CLUSTER', 'KEYSLOT', key]).catch(() => undefined)));
+    if (slots[0] !== undefined) assert.equal(new Set(slots).size, 1, 'one hash slot');
   });
 
   test('a Redis that stops answering: the command fails after commandTimeoutMs and the handler answers 503', async () => {
@@ -99,28 +141,27 @@ export function acceptsNodeRedis(client: ReturnType<typeof createClient>): Redis
   return new RedisCallbackStore(client);
 }
 
-test('Redis lost between onStatus and its record: 503 (never 200 without a stored outcome), and the redelivery here records it without a second call', async () => {
+test('Redis refusing the finish after onStatus: 503 (never 200 without a stored outcome); the finish is tried again, and the redelivery finds it finished without a second call', async () => {
   const own = await startRedis();
-  const client = await connectedClient(own.url, { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } });
+  const client = await connectedClient(own.url, { disableOfflineQueue: true });
+  const admin = await connectedClient(own.url);
   try {
     const s = new RedisCallbackStore(client, { commandTimeoutMs: 500 });
     let calls = 0;
-    let back: Promise<void> | undefined;
     const handler = createCallbackHandler({
       secret: SECRET,
       store: s,
       onStatus: async () => {
         calls++;
-        // Redis goes away (and comes back empty) while the merchant's own work runs.
-        back = own.restart(300);
-        await waitUntilRefused(own.port);
+        // While the merchant's own work runs, Redis stops running scripts for a while (its claim stays).
+        await admin.sendCommand(['ACL', 'SETUSER', 'default', '-@scripting']);
+        setTimeout(() => void admin.sendCommand(['ACL', 'SETUSER', 'default', '+@all']), 300);
       },
     });
     const payload = { invoice_id: 'inv-lost', request_id: 'order-lost', status: 'success' };
     const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
     const post = () => handler(new Request('http://merchant.test/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
     assert.equal((await post()).status, 503);
-    await back;
     let status = 0;
     for (let i = 0; i < 50 && status !== 200; i++) {
       status = (await post()).status;
@@ -131,23 +172,24 @@ test('Redis lost between onStatus and its record: 503 (never 200 without a store
     assert.deepEqual(await s.status('order-lost'), { status: 'success', invoice_id: 'inv-lost' });
   } finally {
     client.destroy();
+    admin.destroy();
     await own.stop();
   }
 });
 
-test('a prefix that holds one of the store\'s key names is refused: two stores on one Redis never share a key', async (t) => {
-  // With 'n:' and 'n:order:', the first store's status of order "callback:K" would be the second's claim of K.
-  const refused: unknown[] = ['n:order:', 'n:callback:', 'order:', 'shop:callback:x:', 5, ['n:']];
+test("a prefix with a brace is refused (the order reference is each key's hash tag); prefixes that nest keep apart, whatever the orders are called", async (t) => {
+  const refused: unknown[] = ['n:{x}:', '{shop}:', 'shop}', 5, ['n:']];
   for (const prefix of refused) {
     await assert.rejects(store({ prefix } as never), (error: Error) => error instanceof ConfigError && /prefix: must/.test(error.message), String(prefix));
   }
-  // Prefixes that nest otherwise keep apart: each store reads only what it wrote.
-  const [a, b] = [await store({ prefix: 'nest:' }), await store({ prefix: 'nest:x:' })];
-  const key = JSON.stringify(['inv-1', 'success']);
-  assert.equal(await a.begin(key), 'new');
-  assert.equal(await b.begin(key), 'new');
-  await a.complete(key, { request_id: 'o-1', status: 'success', invoice_id: 'inv-a' });
-  await b.complete(key, { request_id: 'o-1', status: 'fail', invoice_id: 'inv-b' });
-  assert.deepEqual([(await a.status('o-1'))?.invoice_id, (await b.status('o-1'))?.invoice_id], ['inv-a', 'inv-b']);
-  t.diagnostic(`${refused.length} prefixes refused (a key name inside, or not a string); nested 'nest:' and 'nest:x:' kept apart`);
+  // Under the old layout ('n:' and 'n:order:'), one store's status of order "callback:K" was the other's claim of K.
+  const stores = [await store({ prefix: 'n:' }), await store({ prefix: 'n:order:' }), await store({ prefix: 'n:callback:' }), await store({ prefix: 'n:order:x:' })];
+  const orders = ['o-1', 'callback:o-1', 'order:o-1', '}:order', 'x:{o-1}'];
+  for (const [i, s] of stores.entries()) {
+    for (const order of orders) await record(s, cb(`inv-${i}-${order}`, 'success', order));
+  }
+  for (const [i, s] of stores.entries()) {
+    for (const order of orders) assert.equal((await s.status(order))?.invoice_id, `inv-${i}-${order}`, `store ${i}, order ${order}`);
+  }
+  t.diagnostic(`${refused.length} prefixes refused; ${stores.length} nested prefixes x ${orders.length} awkward order names kept apart`);
 });

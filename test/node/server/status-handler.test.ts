@@ -14,9 +14,9 @@ import {
   RedisCallbackStore,
   sign,
   toNodeHandler,
-  type CallbackStore,
   type FetchHandler,
   type StatusHandlerOptions,
+  type StatusStore,
 } from '../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../support/redis.js';
 import { SECRET, startServer } from '../../support/service.js';
@@ -32,8 +32,8 @@ async function serve(handler: FetchHandler): Promise<string> {
   return server.url;
 }
 
-async function ask(url: string, orderRef: string | undefined, init: RequestInit = {}) {
-  const query = orderRef === undefined ? '' : `?order_ref=${encodeURIComponent(orderRef)}`;
+async function ask(url: string, orderRef: string | undefined, init: RequestInit = {}, attempt?: string) {
+  const query = (orderRef === undefined ? '' : `?order_ref=${encodeURIComponent(orderRef)}`) + (attempt === undefined ? '' : `&attempt=${attempt}`);
   const response = await fetch(`${url}/status${query}`, { headers: { accept: 'application/json' }, ...init });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown), headers: response.headers };
@@ -55,7 +55,7 @@ const OWNERS: Record<string, string> = { 'order-alice': 'shopper=alice', 'order-
 const byCookie: StatusHandlerOptions['authorize'] = (request, orderRef) => OWNERS[orderRef] === request.headers.get('cookie');
 
 describe('status handler: answers', () => {
-  test('authorize refusing: another shopper\'s order is never answered (404), even once it is settled', async () => {
+  test("authorize refusing: another shopper's order is never answered (404), even once it is paid", async () => {
     const store = new MemoryCallbackStore();
     const status = await serve(createStatusHandler({ store, authorize: byCookie, waitMs: 50 }));
     const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
@@ -133,7 +133,7 @@ describe('status handler: answers', () => {
 
   test('authorize answering a request_id: that order is looked up; authorize throwing: 503', async () => {
     const store = new MemoryCallbackStore();
-    await store.complete('k', { request_id: 'internal-7', status: 'fail', invoice_id: 'inv-7' });
+    await store.finish({ order_ref: 'internal-7', attempt: '', status: 'fail', invoice_id: 'inv-7' });
     const errors: unknown[] = [];
     const status = await serve(
       createStatusHandler({
@@ -169,6 +169,24 @@ describe('status handler: answers', () => {
     assert.deepEqual((await waiting).body, { status: 'success', invoice_id: 'inv-w' });
   });
 
+  test('attempts: each attempt is answered its own outcome, a paid order its payment; a malformed attempt: 404', async () => {
+    const store = new MemoryCallbackStore();
+    const status = await serve(createStatusHandler({ store, authorize: () => true, waitMs: 30 }));
+    const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+    const [first, second] = ['aaaaaaaaaaa1', 'bbbbbbbbbbb2'];
+    await store.startAttempt('order-att', first);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-declined', `order-att~${first}`, 'fail')), 200);
+    await store.startAttempt('order-att', second);
+    assert.deepEqual((await ask(status, 'order-att', {}, first)).body, { status: 'fail', invoice_id: 'inv-declined' });
+    assert.equal((await ask(status, 'order-att', {}, second)).status, 204, 'the second attempt has no outcome: the decline is not its answer');
+    assert.equal((await ask(status, 'order-att')).status, 204, 'without attempt: the current one, the second');
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-paid', `order-att~${second}`)), 200);
+    for (const attempt of [first, second, undefined]) {
+      assert.deepEqual((await ask(status, 'order-att', {}, attempt)).body, { status: 'success', invoice_id: 'inv-paid' }, `attempt ${attempt}`);
+    }
+    for (const bad of ['', 'short', 'AAAAAAAAAAA1', 'aaaaaaaaaaa1x']) assert.equal((await ask(status, 'order-att', {}, bad)).status, 404, bad);
+  });
+
   test('maxWaiters bounds the waiting requests (503), and a client that goes away frees its place', async () => {
     const status = await serve(createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true, waitMs: 20_000, maxWaiters: 1 }));
     const gone = new AbortController();
@@ -185,7 +203,7 @@ describe('status handler: answers', () => {
   });
 
   test('options are checked', () => {
-    assert.throws(() => createStatusHandler({ store: {} as CallbackStore, authorize: () => true }), ConfigError);
+    assert.throws(() => createStatusHandler({ store: {} as StatusStore, authorize: () => true }), ConfigError);
     assert.throws(() => createStatusHandler({ store: new MemoryCallbackStore(), authorize: undefined as never }), ConfigError);
     assert.throws(() => createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true, maxWaiters: -1 }), ConfigError);
     // Past 2^31 - 1 ms a timer fires after 1 ms: such a wait would answer 204 at once, in a loop.
@@ -215,10 +233,10 @@ describe('status handler across servers on one Redis', () => {
     const storeA = await redisStore('ab:');
     const storeB = await redisStore('ab:');
     let told = 0;
-    const spied: CallbackStore = {
-      begin: (k) => storeB.begin(k), complete: (k, o) => storeB.complete(k, o), fail: (k) => storeB.fail(k),
-      status: (id) => storeB.status(id),
-      watch: (id, listener) => storeB.watch(id, () => { told++; listener(); }),
+    // The status handler takes only what it reads: status, and watch.
+    const spied: StatusStore = {
+      status: (order, attempt) => storeB.status(order, attempt),
+      watch: (order, listener) => storeB.watch(order, () => { told++; listener(); }),
     };
     const serverA = await serve(createCallbackHandler({ secret: SECRET, store: storeA, onStatus: () => undefined }));
     const serverB = await serve(createStatusHandler({ store: spied, authorize: () => true, waitMs: 20_000 }));
@@ -239,10 +257,7 @@ describe('status handler across servers on one Redis', () => {
     const storeA = await redisStore('missed:');
     const storeB = await redisStore('missed:');
     // B hears nothing: a store without watch(), as if every message were lost.
-    const deaf: CallbackStore = {
-      begin: (k) => storeB.begin(k), complete: (k, o) => storeB.complete(k, o), fail: (k) => storeB.fail(k),
-      status: (id) => storeB.status(id),
-    };
+    const deaf: StatusStore = { status: (order, attempt) => storeB.status(order, attempt) };
     const serverA = await serve(createCallbackHandler({ secret: SECRET, store: storeA, onStatus: () => undefined }));
     const serverB = await serve(createStatusHandler({ store: deaf, authorize: () => true, waitMs: 20_000 }));
     const waiting = ask(serverB, 'order-missed');

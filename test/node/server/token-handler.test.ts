@@ -1,10 +1,14 @@
 // The token endpoint, served by toNodeHandler on a real node:http server, in front of a real loopback
-// service: what the browser gets back for good and bad input, and what reaches the service.
+// service: what the browser gets back for good and bad input, what reaches the service (each token an
+// attempt of its own), and a paid order refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  AuthenticationError,
   ConfigError,
   createTokenHandler,
+  MemoryCallbackStore,
+  parseRequestId,
   toNodeHandler,
   type TokenParams,
   type TokenRequestBody,
@@ -22,7 +26,7 @@ const ORDERS: Record<string, number> = { 'order-1': 1500, 'order-2': 990 };
 
 before(async () => {
   upstream = await startService(async (req, res) => {
-    const rid = String(req.json?.['request_id']);
+    const rid = parseRequestId(String(req.json?.['request_id'])).orderRef;
     if (rid === 'order-2') return answerSigned(res, 200, { success: true, key: 'kk', redirect_url: 'https://pay.example/r/1' });
     if (rid === 'upstream-fails') {
       return answerSigned(res, 400, { success: false, message: 'internal detail: merchant m-7 blocked, db=payments-3' });
@@ -48,6 +52,13 @@ before(async () => {
 });
 after(() => Promise.all([upstream.close(), merchant.close()]));
 
+/** A token answer for `orderRef`: the service's key for the attempt's request_id, and that attempt. */
+function assertAttempt(json: Record<string, unknown>, orderRef: string): void {
+  assert.deepEqual(Object.keys(json).sort(), ['attempt', 'key']);
+  assert.match(String(json['attempt']), /^[0-9a-z]{12}$/);
+  assert.equal(json['key'], `key-${orderRef}~${String(json['attempt'])}`);
+}
+
 async function post(body: string, contentType = 'application/json', method = 'POST') {
   const response = await fetch(`${merchant.url}/token`, {
     method,
@@ -59,21 +70,32 @@ async function post(body: string, contentType = 'application/json', method = 'PO
 }
 
 describe('token handler', () => {
-  test('{"order_ref"} answers exactly { key }: no signature, no secret', async () => {
+  test('{"order_ref"} answers exactly { key, attempt }: no signature, no secret; the service gets the attempt as request_id', async () => {
     mode = 'ok';
+    const before = upstream.requests.length;
     const { status, json, text, response } = await post('{"order_ref":"order-1"}');
     assert.equal(status, 200);
-    assert.deepEqual(json, { key: 'key-order-1' });
+    assertAttempt(json, 'order-1');
+    assert.equal(upstream.requests[before]!.json!['request_id'], `order-1~${String(json['attempt'])}`);
     assert.ok(!text.includes(SECRET) && !text.includes('signature'));
     assert.equal(response.headers.get('cache-control'), 'no-store');
   });
   test('{} is allowed (resolve sees an empty body)', async () => {
     const before = resolved.length;
-    assert.deepEqual((await post('{}')).json, { key: 'key-order-1' });
+    assertAttempt((await post('{}')).json, 'order-1');
     assert.deepEqual(resolved[before], {});
   });
-  test('redirect_url from the service answers exactly { redirect_url }', async () => {
-    assert.deepEqual((await post('{"order_ref":"order-2"}')).json, { redirect_url: 'https://pay.example/r/1' });
+  test('redirect_url from the service answers exactly { redirect_url, attempt }', async () => {
+    const { json } = await post('{"order_ref":"order-2"}');
+    assert.deepEqual(json, { redirect_url: 'https://pay.example/r/1', attempt: json['attempt'] });
+    assert.match(String(json['attempt']), /^[0-9a-z]{12}$/);
+  });
+  test('each token request is a new attempt: a new attempt id and request_id for the same order', async () => {
+    const before = upstream.requests.length;
+    const [a, b] = [(await post('{"order_ref":"order-1"}')).json, (await post('{"order_ref":"order-1"}')).json];
+    assert.notEqual(a['attempt'], b['attempt']);
+    const sent = upstream.requests.slice(before).map((r) => r.json!['request_id']);
+    assert.deepEqual(sent, [`order-1~${String(a['attempt'])}`, `order-1~${String(b['attempt'])}`]);
   });
   test('the browser cannot choose the amount: extra fields never reach resolve or the service', async () => {
     const before = upstream.requests.length;
@@ -83,7 +105,7 @@ describe('token handler', () => {
     const sent = upstream.requests[before]!.json!;
     assert.equal(sent['amount'], 990);
     assert.equal(sent['currency'], 'USD');
-    assert.equal(sent['request_id'], 'order-2');
+    assert.equal(parseRequestId(String(sent['request_id'])).orderRef, 'order-2');
   });
   test('non-POST answers 405 with Allow: POST', async () => {
     const { status, response } = await post('', 'application/json', 'GET');
@@ -152,11 +174,80 @@ describe('token handler', () => {
     assert.equal(answers.length, 200);
     answers.forEach((a, i) => {
       assert.equal(a.status, 200);
-      assert.deepEqual(a.json, { key: `key-bulk-${i}` });
+      assertAttempt(a.json, `bulk-${i}`);
     });
   });
   test('made with bad options: ConfigError', () => {
     assert.throws(() => createTokenHandler({ client: {} as never, resolve: 1 as never }), ConfigError);
+    assert.throws(() => createTokenHandler({ client: clientFor(upstream.url), resolve: () => null, store: {} as never }), ConfigError);
+  });
+});
+
+describe('token handler: a paid order', () => {
+  const ask = (handler: (request: Request) => Promise<Response>) =>
+    handler(new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order_ref":"order-1"}' }));
+
+  test('the store knows it paid: 409 { paid: true }, and the service is not asked', async () => {
+    const store = new MemoryCallbackStore();
+    const handler = createTokenHandler({ client: clientFor(upstream.url), store, resolve: () => ({ ...TOKEN, request_id: 'order-1' }) as TokenParams });
+    const first = await ask(handler);
+    const { attempt } = (await first.json()) as { attempt: string };
+    await store.finish({ order_ref: 'order-1', attempt, invoice_id: 'inv-paid', status: 'success' });
+    const before = upstream.requests.length;
+    const second = await ask(handler);
+    assert.equal(second.status, 409);
+    assert.deepEqual(await second.json(), { success: false, message: 'Order already paid', paid: true });
+    assert.equal(upstream.requests.length, before, 'no token request for a paid order');
+  });
+  test('a declined attempt does not make the order paid: the next checkout gets a token', async () => {
+    const store = new MemoryCallbackStore();
+    const handler = createTokenHandler({ client: clientFor(upstream.url), store, resolve: () => ({ ...TOKEN, request_id: 'order-1' }) as TokenParams });
+    const { attempt } = (await (await ask(handler)).json()) as { attempt: string };
+    await store.finish({ order_ref: 'order-1', attempt, invoice_id: 'inv-declined', status: 'fail' });
+    assert.equal((await ask(handler)).status, 200);
+  });
+  test("resolve says 'paid': 409, the service is not asked", async () => {
+    const before = upstream.requests.length;
+    const response = await ask(createTokenHandler({ client: clientFor(upstream.url), resolve: () => 'paid' }));
+    assert.equal(response.status, 409);
+    assert.equal(((await response.json()) as { paid?: unknown }).paid, true);
+    assert.equal(upstream.requests.length, before);
+  });
+  test('the store failing: 503 with Retry-After, the service is not asked', async () => {
+    const errors: unknown[] = [];
+    const store = { startAttempt: () => Promise.reject(new Error('redis down')) };
+    const before = upstream.requests.length;
+    const response = await ask(createTokenHandler({ client: clientFor(upstream.url), store, resolve: () => ({ ...TOKEN }) as TokenParams, onError: (e) => errors.push(e) }));
+    assert.equal(response.status, 503);
+    assert.ok(response.headers.get('retry-after'));
+    assert.equal(upstream.requests.length, before);
+    assert.equal((errors[0] as Error).message, 'redis down');
+  });
+});
+
+describe('token handler: the service refuses the merchant (a wrong secret)', () => {
+  test('500 "Payment service refused the shop", told to onError as an AuthenticationError naming the secret and merchant_id with the service\'s message', async () => {
+    // The service signs its refusal with the real secret, which the client does not have.
+    const refusing = await startService(async (_req, res) => answerSigned(res, 401, { success: false, message: 'Invalid signature' }));
+    try {
+      const errors: unknown[] = [];
+      const handler = createTokenHandler({
+        client: clientFor(refusing.url, { maxRetries: 0, secret: 'a-wrong-secret' }),
+        resolve: () => ({ ...TOKEN }) as TokenParams,
+        onError: (e) => errors.push(e),
+      });
+      const response = await handler(new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+      assert.equal(response.status, 500);
+      assert.deepEqual(await response.json(), { success: false, message: 'Payment service refused the shop' });
+      const error = errors[0] as AuthenticationError;
+      assert.ok(error instanceof AuthenticationError, String(error));
+      assert.equal(error.code, 'authentication');
+      assert.equal(error.serviceMessage, 'Invalid signature');
+      assert.equal(error.verified, false);
+      assert.match(error.message, /HTTP 401\): Invalid signature: check the PaymentClient's secret and merchantId/);
+    } finally {
+      await refusing.close();
+    }
   });
 });
 

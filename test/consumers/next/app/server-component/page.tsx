@@ -4,5 +4,5 @@ import { PayFormReact } from 'pay-form/react';
 
 export default async function Page({ searchParams }: { searchParams: Promise<{ service?: string }> }) {
   const { service } = await searchParams;
-  return <PayFormReact baseUrl={service ?? 'https://pay.example'} tokenUrl="/api/pay-token" orderRef="order-1" />;
+  return <PayFormReact baseUrl={service ?? 'https://pay.example'} tokenUrl="/api/pay-token" orderRef="order-3" />;
 }

@@ -1,4 +1,4 @@
-// Bun: `bun run server.ts`. One fetch function serves both endpoints.
+// Bun: `bun run server.ts`. One fetch function serves the three endpoints.
 import { payConfig, payHandlers, payRoutes } from '../pay.js';
 
 const server = Bun.serve({

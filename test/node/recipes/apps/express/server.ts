@@ -4,10 +4,11 @@ import express from 'express';
 import { toNodeHandler } from 'pay-form/server';
 import { payConfig, payHandlers } from '../pay.js';
 
-const { token, callback } = payHandlers(payConfig(process.env));
+const { token, callback, status } = payHandlers(payConfig(process.env));
 const app = express();
 app.post('/api/pay-token', toNodeHandler(token));
 app.post('/api/pay-callback', toNodeHandler(callback));
+app.get('/api/pay-status', toNodeHandler(status));
 app.use(express.json()); // the rest of your API
 
 const server = app.listen(Number(process.env.PORT ?? 3000), () => {

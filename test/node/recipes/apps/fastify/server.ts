@@ -1,10 +1,10 @@
-// Fastify: the two routes take their body as raw bytes (no JSON parsing, so the handlers apply their own
+// Fastify: the routes take their body as raw bytes (no JSON parsing, so the handlers apply their own
 // rules), and the reply is handed to toNodeHandler.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { toNodeHandler, type FetchHandler } from 'pay-form/server';
 import { payConfig, payHandlers } from '../pay.js';
 
-const { token, callback } = payHandlers(payConfig(process.env));
+const { token, callback, status } = payHandlers(payConfig(process.env));
 const app = Fastify();
 
 await app.register(async (pay) => {
@@ -19,6 +19,7 @@ await app.register(async (pay) => {
   };
   pay.post('/api/pay-token', mount(token));
   pay.post('/api/pay-callback', mount(callback));
+  pay.get('/api/pay-status', mount(status));
 });
 
 const address = await app.listen({ port: Number(process.env.PORT ?? 3000) });

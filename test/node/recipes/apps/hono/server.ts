@@ -4,10 +4,11 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { payConfig, payHandlers } from '../pay.js';
 
-const { token, callback } = payHandlers(payConfig(process.env));
+const { token, callback, status } = payHandlers(payConfig(process.env));
 const app = new Hono();
 app.post('/api/pay-token', (c) => token(c.req.raw));
 app.post('/api/pay-callback', (c) => callback(c.req.raw));
+app.get('/api/pay-status', (c) => status(c.req.raw));
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 3000) }, (info) => {
   console.log(`listening on http://localhost:${info.port}`);
