@@ -18,6 +18,8 @@ export interface RedisSentinelSet {
   readonly sentinels: ReadonlyArray<{ host: string; port: number }>;
   /** The primary's port, as the sentinels name it now. */
   primary(): Promise<number>;
+  /** The ports of the primary and the replica (not the sentinels). */
+  ports(): number[];
   /** Crashes the primary, waits until the replica is promoted and its old primary serves as its replica.
    *  `onPromoted` runs as soon as the promoted node says ROLE master. */
   failover(onPromoted?: () => void): Promise<{ from: number; to: number }>;
@@ -86,6 +88,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelSet> {
     name: SENTINEL_NAME,
     sentinels: sentinels.map(({ port }) => ({ host: '127.0.0.1', port })),
     primary,
+    ports: () => data.map(({ port }) => port),
     async failover(onPromoted) {
       const from = await primary();
       const old = data.find((d) => d.port === from);

@@ -5,6 +5,7 @@ import { ApiError, DuplicatePayoutError, PayFormError, PayoutLedgerError, Valida
 import type { FieldIssue, PayoutRequest } from '../../service/fields.js';
 import type { JsonObject, JsonValue } from '../../service/json.js';
 import { payoutKey, type PayoutEntry, type PayoutFinish, type PayoutLedger } from './payout-ledger.js';
+import { sendUntilTaken } from '../stores/retry.js';
 
 /** Which payout: the service scopes request_ids by merchant (the client's) and site. */
 export interface PayoutRef {
@@ -93,19 +94,11 @@ export async function guardedPayout(
 
 /**
  * finish(), at once (after a claim that threw: on the same connection, so it runs after a claim that
- * lands late) and, when that fails, again until the ledger takes it (a failover can last seconds) or
- * the claim's lease ends; resolves after the first attempt. Only this call's token is settled (the
- * contract's finish), so a late one never touches another call's claim.
+ * lands late) and, when that fails, again until the ledger takes it or the claim's lease ends. Only
+ * this call's token is settled (the contract's finish), so a late one never touches another call's claim.
  */
-async function settle(ledger: PayoutLedger, key: string, token: string, outcome: PayoutFinish, leaseMs: number): Promise<void> {
-  const until = Date.now() + leaseMs;
-  const again = (pause: number): void => {
-    if (Date.now() + pause >= until) return;
-    // unref: a pending retry does not keep the process alive (Node; other runtimes lack it).
-    const timer: { unref?(): unknown } = setTimeout(() => void ledger.finish(key, token, outcome).catch(() => again(Math.min(pause * 2, 1000))), pause);
-    timer.unref?.();
-  };
-  await ledger.finish(key, token, outcome).catch(() => again(50));
+function settle(ledger: PayoutLedger, key: string, token: string, outcome: PayoutFinish, leaseMs: number): Promise<void> {
+  return sendUntilTaken(() => ledger.finish(key, token, outcome), leaseMs);
 }
 
 function refIssues(ref: unknown): FieldIssue[] {

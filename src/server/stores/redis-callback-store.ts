@@ -8,6 +8,7 @@ import { Watchers } from './watchers.js';
 import type { RedisClientLike } from './redis-client.js';
 import { redisConnection, redisPrefix, replicaDefault, type RedisConnection, type RedisSubscription } from './redis-connection.js';
 import { RedisScript } from './redis-script.js';
+import { sendUntilTaken } from './retry.js';
 import { ConfigError, StoreError, requireOptions } from '../errors.js';
 import { count, milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
@@ -158,7 +159,9 @@ export class RedisCallbackStore implements CallbackStore {
   async claim(callback: CallbackRecord): Promise<ClaimResult> {
     const keys = this.#claimKeys(callback);
     const token = `in-flight:${crypto.randomUUID()}`;
-    const release = () => RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)]).catch(() => undefined);
+    // Unbounded: node-redis would drop it unsent at a limit. Sent again until taken: a claim that ran on
+    // a primary which died before answering is held by its replica now, for the lease otherwise.
+    const release = () => sendUntilTaken(() => RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)]), this.leaseMs);
     let answer: unknown;
     let kept: boolean;
     try {
@@ -166,8 +169,8 @@ export class RedisCallbackStore implements CallbackStore {
     } catch (error) {
       // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
       // the release goes out on the same connection, so Redis runs it after the claim, and the key does
-      // not wait for the lease. No limit on it: node-redis would drop it unsent at the limit.
-      if (this.#redis.ready()) void release();
+      // not wait for the lease.
+      void release();
       throw error;
     }
     if (answer === 'claimed' && !kept) {

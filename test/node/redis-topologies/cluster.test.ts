@@ -1,8 +1,7 @@
 // pay-form on a real Redis Cluster (3 primaries, 3 replicas from REDIS_SERVER, started once for this
 // file), through node-redis's createCluster and ioredis's Cluster: CLUSTER FAILOVER on the replica of
-// the primary holding the payouts' first key, under load.
+// the primary holding the load's first key, under load.
 import { startRedisCluster } from '../../support/redis-cluster.js';
-import { ledgerKey } from '../../support/payouts-through-failover.js';
 import { topologySuite } from '../../support/topology-suite.js';
 
 topologySuite({
@@ -10,5 +9,6 @@ topologySuite({
   start: startRedisCluster,
   stop: (cluster) => cluster.stop(),
   target: (cluster) => ({ topology: 'cluster', rootNodes: cluster.rootNodes }),
-  failover: (cluster, prefix, onPromoted) => cluster.failover(ledgerKey(prefix, 'payout-0'), onPromoted),
+  ports: (cluster) => cluster.nodes.map((node) => node.port),
+  failover: (cluster, key, onPromoted) => cluster.failover(key, onPromoted),
 });

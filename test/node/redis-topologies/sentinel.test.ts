@@ -10,5 +10,6 @@ topologySuite({
   start: startRedisSentinel,
   stop: (sentinel) => sentinel.stop(),
   target: (sentinel) => ({ topology: 'sentinel', name: sentinel.name, sentinels: sentinel.sentinels }),
-  failover: (sentinel, _prefix, onPromoted) => sentinel.failover(onPromoted),
+  ports: (sentinel) => sentinel.ports(),
+  failover: (sentinel, _key, onPromoted) => sentinel.failover(onPromoted),
 });
