@@ -1,18 +1,19 @@
-// The cluster demo (`npm run start:cluster`) for a test file: its own Redis of the asked topology
-// (one redis-server by default), the demo's two backends on free ports, and no PAY_FORM_* or REDIS_*
-// settings from the caller's shell.
+// The cluster demo (`npm run start:cluster`) for a test file: on the Redis given, else its own of the
+// asked topology (one redis-server by default), the demo's two backends on free ports, and no
+// PAY_FORM_* or REDIS_* settings from the caller's shell.
 import assert from 'node:assert/strict';
 import { startCluster, type Cluster, type LocalTopology } from '../../demo/cluster.js';
+import type { RedisSpec } from './redis-clients.js';
 
 export interface TestCluster extends Cluster {
   /** The sandbox's origin, as the page's config names it. */
   serviceOrigin: string;
 }
 
-export async function startTestCluster(topology: LocalTopology = 'standalone'): Promise<TestCluster> {
+export async function startTestCluster(options: { topology?: LocalTopology; redis?: RedisSpec } = {}): Promise<TestCluster> {
   for (const name of Object.keys(process.env)) if (/^(PAY_FORM|REDIS)_/.test(name) && name !== 'REDIS_SERVER') delete process.env[name];
   process.env.PAY_FORM_SANDBOX_PORT = '0';
-  const cluster = await startCluster({ port: 0, topology });
+  const cluster = await startCluster({ port: 0, ...options });
   const config = (await (await fetch(`${cluster.url}/api/checkout/config`)).json()) as { base_url: string };
   return { ...cluster, serviceOrigin: config.base_url.replace(/\/$/, '') };
 }

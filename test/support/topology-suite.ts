@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisCallbackStore, RedisPayoutLedger } from '../../src/server/index.js';
-import { connectRedis, LIBRARIES, type ConnectedRedis, type RedisTarget } from './redis-clients.js';
+import { connectRedis, LIBRARIES, type ConnectedRedis, type RedisLibrary, type RedisTarget } from './redis-clients.js';
+import { settlesAcrossBackends, startTestCluster } from './cluster.js';
 import { ledgerContract } from './ledger-contract.js';
 import { cb, record, storeContract } from './store-contract.js';
 import { assertExactlyOnce } from './exactly-once.js';
@@ -23,6 +24,8 @@ export interface Topology<T> {
   ports(set: T): number[];
   /** Fails over the primary holding `key` (or the only one); answers the old and new primary's ports. */
   failover(set: T, key: string, onPromoted: () => void): Promise<{ from: number; to: number }>;
+  /** The client library `npm run start:cluster` is tried with on this topology. */
+  demo: RedisLibrary;
 }
 
 /** The new primary says ROLE master and the old one ROLE slave: the failover really happened. */
@@ -83,6 +86,17 @@ export function topologySuite<T>(topology: Topology<T>): void {
         await record(a, cb('inv-cut', 'success', 'order-cut'));
         await until('the news to reach the watcher', async () => told > 0);
       });
+
+      if (library === topology.demo) {
+        test('the cluster demo on this Redis: a callback backend A takes settles the page backend B serves, for its shopper only', async () => {
+          const demo = await startTestCluster({ redis: { library, target: topology.target(set) } });
+          try {
+            await settlesAcrossBackends(demo);
+          } finally {
+            await demo.close();
+          }
+        });
+      }
 
       test('3 servers x 1,000 callback deliveries through a failover under load: exactly 500 onStatus calls, every page settles', { timeout: 180_000 }, async () => {
         const prefix = `${library}-callbacks:`;

@@ -11,4 +11,5 @@ topologySuite({
   target: (cluster) => ({ topology: 'cluster', rootNodes: cluster.rootNodes }),
   ports: (cluster) => cluster.nodes.map((node) => node.port),
   failover: (cluster, key, onPromoted) => cluster.failover(key, onPromoted),
+  demo: 'node-redis',
 });

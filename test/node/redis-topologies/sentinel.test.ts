@@ -12,4 +12,5 @@ topologySuite({
   target: (sentinel) => ({ topology: 'sentinel', name: sentinel.name, sentinels: sentinel.sentinels }),
   ports: (sentinel) => sentinel.ports(),
   failover: (sentinel, _key, onPromoted) => sentinel.failover(onPromoted),
+  demo: 'ioredis',
 });

@@ -1,8 +1,8 @@
 // The Redis clients pay-form takes as they are: node-redis's createClient, createCluster and
 // createSentinel, ioredis's Redis (standalone or through sentinels) and Cluster. Each is recognised
 // without an import of its library, typed without an `any` (the functions at the end are compiled by
-// `npm run typecheck`), and a ledger on a standalone ioredis client keeps the same contract as on
-// node-redis's. The cluster and Sentinel clients' contracts run in test/node/redis-topologies/.
+// `npm run typecheck`), and a store and a ledger on a standalone ioredis client keep the same contracts
+// as on node-redis's. The cluster and Sentinel clients' contracts run in test/node/redis-topologies/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, createCluster, createSentinel } from 'redis';
@@ -20,6 +20,7 @@ import {
 import { startRedis, type RedisServer } from '../../support/redis.js';
 import { connectRedis, type ConnectedRedis } from '../../support/redis-clients.js';
 import { ledgerContract } from '../../support/ledger-contract.js';
+import { storeContract } from '../../support/store-contract.js';
 import { happyService, MERCHANT, PAYOUT, SECRET, startService } from '../../support/service.js';
 
 let redis: RedisServer;
@@ -64,6 +65,16 @@ test('anything else, or a prefix with a hash tag brace, is a ConfigError naming 
 describe('RedisPayoutLedger on an ioredis client', () => {
   let run = 0;
   ledgerContract((o) => new RedisPayoutLedger(ioredis.client, { prefix: `io${++run}:`, ...o }));
+});
+
+describe('RedisCallbackStore on an ioredis client', () => {
+  const stores: RedisCallbackStore[] = [];
+  after(() => Promise.all(stores.map((s) => s.close())));
+  storeContract(async (o = {}) => {
+    const store = new RedisCallbackStore(ioredis.client, { ...o, prefix: `io-${o.prefix ?? ''}` });
+    stores.push(store);
+    return store;
+  });
 });
 
 test('a claim no replica acknowledges within replicaWaitMs: PayoutLedgerError, nothing sent, and the request_id is free again', async () => {
