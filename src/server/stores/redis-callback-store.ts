@@ -231,6 +231,8 @@ export class RedisCallbackStore implements CallbackStore {
     this.#subscription = undefined;
   }
 
+  // An ordinary channel, not a sharded one: on a cluster PUBLISH reaches every node, so one subscription
+  // per server hears every order (docs/stores.md, the status wait on a cluster).
   #subscribe(): void {
     if (this.#subscription !== undefined) return;
     const subscription = this.#redis.subscribe(this.#channel, (orderRef) => this.#watchers.notify(orderRef), (error) => this.#onError?.(error));

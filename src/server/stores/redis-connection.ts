@@ -21,7 +21,6 @@ export interface RedisSubscription {
 }
 
 export interface RedisConnection {
-  readonly library: 'node-redis' | 'ioredis';
   readonly topology: RedisTopology;
   /** false while the client cannot send now: commands then fail at once rather than queue. */
   ready(): boolean;
@@ -89,7 +88,6 @@ function nodeRedis(
   batch: (key: string, commands: string[][]) => Promise<unknown[]>,
 ): RedisConnection {
   return {
-    library: 'node-redis',
     topology,
     ready: () => client.isReady !== false,
     send: (key, args, timeout) => send(key, [...args], timeout === undefined ? undefined : { timeout }),
@@ -121,7 +119,6 @@ function ioredis(client: IoredisLike): RedisConnection {
   const options = (client as unknown as Fields)['options'] as Fields | undefined;
   const sentinels = options?.['sentinels'];
   return {
-    library: 'ioredis',
     topology: client.isCluster ? 'cluster' : Array.isArray(sentinels) && sentinels.length > 0 ? 'sentinel' : 'standalone',
     ready: () => client.status === 'ready',
     send: (_key, [command = '', ...args]) => client.call(command, ...args),
