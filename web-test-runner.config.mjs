@@ -1,20 +1,46 @@
-// Browser tests: real Chromium through Playwright, TypeScript through esbuild, and a second loopback
-// origin (127.0.0.1, while the test page is on localhost) that plays the payment service, so message
-// and navigation checks cross a real origin boundary.
+// Browser tests in three engines (test/support/engines.mjs; TEST_ENGINES picks some): Chromium through
+// Playwright, Firefox ESR through puppeteer-core over WebDriver BiDi, WebKitGTK through WebKitWebDriver.
+// TypeScript through esbuild, and a second loopback origin (127.0.0.1, while the test page is on
+// localhost) that plays the payment service, so message and navigation checks cross a real origin
+// boundary. One engine at a time, one test file at a time: the tests time real loads.
+import { chromeLauncher } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { launchOptions } from './test/support/chromium.mjs';
+import puppeteer from 'puppeteer-core';
+import { chromiumLaunchOptions, firefoxLaunchOptions, selectedEngines, webkitOptions } from './test/support/engines.mjs';
+import { startWebKitDriver, webDriverLauncher, WebDriverSession } from './test/support/webdriver.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
 import { distMiddleware, ssrPlugin } from './test/support/ssr-render.mjs';
+
+const launchers = {
+  chromium: () => playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() }),
+  firefox: () => chromeLauncher({ puppeteer, launchOptions: firefoxLaunchOptions() }),
+  webkit: () => {
+    const { driver, xvfbRun, capabilities } = webkitOptions();
+    return webDriverLauncher({
+      name: 'WebKit',
+      async open() {
+        const process = await startWebKitDriver({ driver, xvfbRun });
+        try {
+          return { session: await WebDriverSession.create(process.url, capabilities), stop: process.stop };
+        } catch (error) {
+          await process.stop();
+          throw error;
+        }
+      },
+    });
+  },
+};
 
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
   hostname: 'localhost',
   concurrency: 1,
+  concurrentBrowsers: 1,
   testsFinishTimeout: 120000,
   testFramework: { config: { timeout: 10000 } },
   middleware: [distMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin()],
-  browsers: [playwrightLauncher({ product: 'chromium', launchOptions: launchOptions() })],
+  browsers: selectedEngines().map((engine) => launchers[engine]()),
 };

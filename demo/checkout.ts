@@ -110,6 +110,14 @@ async function main(): Promise<void> {
   $<HTMLButtonElement>('#pay').disabled = false;
 }
 
+/**
+ * The inline form opens below the shop's fields: scrolled into view once it is in the page (the frame
+ * goes in with the element's next update, before the next frame is drawn). Focus stays on Pay.
+ */
+function bringIntoView(payForm: PayForm, event: PayFormEventName): void {
+  if (event === 'pay-form-open') requestAnimationFrame(() => payForm.scrollIntoView({ block: 'nearest' }));
+}
+
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
   const cancel = $<HTMLButtonElement>('#cancel');
@@ -163,6 +171,7 @@ async function pay(config: Config): Promise<void> {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));
         if (name === 'pay-form-settled') showSettled(detail);
+        if (display === 'inline') bringIntoView(payForm, name);
         const result = RESULTS[name]?.(detail);
         if (result) finish(result[0], result[1], result[2] ? payForm : undefined);
       });

@@ -9,7 +9,7 @@ export const NOTICES_FILE = 'pay-form.bundle-licenses.txt';
 
 /** A legal comment (kept by minifiers, added after minification anyway): Lit's notice in short, and
  *  the notices file beside the bundle that holds it in full. Every page downloads it, so it is terse. */
-export const NOTICES_BANNER = `/*! pay-form (MIT); Lit, Copyright 2017 Google LLC, BSD-3-Clause: see ${NOTICES_FILE} */`;
+export const NOTICES_BANNER = `/*! Lit, Copyright 2017 Google LLC, BSD-3-Clause: see ${NOTICES_FILE} */`;
 
 /** The npm package a bundled module id belongs to, e.g. `lit-html` or `@lit/reactive-element`. */
 export function packageOf(moduleId: string): string | undefined {

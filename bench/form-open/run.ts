@@ -1,4 +1,4 @@
-// bench/form-open: time to form in real Chromium (playwright-core, test/support/chromium.mjs launchOptions()).
+// bench/form-open: time to form in real Chromium (playwright-core, test/support/engines.mjs).
 //   npm run bench:form-open [-- runs delayMs]
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
 // incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
@@ -23,60 +23,20 @@
 //           measured to responseStart (first byte of the answer, after the proxy). Each such page gets
 //           its own proxy port (a new origin), so no socket from an earlier page can be reused.
 // The service answers `Connection: close` and the bundle `no-store`: no page inherits a warm socket.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../test/support/engines.mjs';
 import { machine, quantile, report } from '../stats.js';
+import { defineInPage, formPageServers, openFormInPage, type OpenHow, type OpenTiming } from './pages.js';
 
 const runs = Number(process.argv[2] ?? 60);
 const delayMs = Number(process.argv[3] ?? 50);
-const { launchOptions } = (await import('../../test/support/chromium.mjs' as string)) as {
-  launchOptions: () => Parameters<typeof chromium.launch>[0];
-};
 
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
-async function listen(host: string, listener: Listener) {
-  const server = createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
-const arrivals = new Map<string, number>();
-const service = await listen('127.0.0.1', (req, res) => {
-  arrivals.set(req.url ?? '', performance.timeOrigin + performance.now());
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'timing-allow-origin': '*',
-    'cache-control': 'no-store',
-    connection: 'close',
-  });
-  res.end('<!doctype html><title>form</title><p>form');
-});
-const serviceUrl = `http://127.0.0.1:${service.port}`;
-
-const code = await readFile(new URL('../../dist/pay-form.min.js', import.meta.url), 'utf8');
-const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><script>
-window.__longtasks = [];
-new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longtasks.push(e.duration); })
-  .observe({ type: 'longtask', buffered: true });
-</script></head><body><div id="slot"></div></body></html>`;
-const host = await listen('localhost', (req, res) => {
-  const isBundle = req.url === '/pay-form.js';
-  res.writeHead(200, {
-    'content-type': isBundle ? 'text/javascript' : 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-  });
-  res.end(isBundle ? code : HOST_PAGE);
-});
-const hostUrl = `http://localhost:${host.port}/`;
-// The same pages from the service's own site (127.0.0.1, another port): a same-site frame.
-const sameSiteHost = await listen('127.0.0.1', host.server.listeners('request')[0] as Listener);
-const sameSiteHostUrl = `http://127.0.0.1:${sameSiteHost.port}/`;
+const { service, serviceUrl, arrivals, code, host, hostUrl, sameSiteHost, sameSiteHostUrl } = await formPageServers();
 
 /** Holds every new connection's bytes for `ms` before relaying: connection setup costs `ms`. */
 async function delayingProxy(ms: number): Promise<{ url: string; connections: () => number; close: () => void }> {
@@ -112,71 +72,17 @@ async function delayingProxy(ms: number): Promise<{ url: string; connections: ()
   };
 }
 
-interface OpenTiming {
-  request: number;
-  response: number;
-  epochStart: number;
-  longtasks: number[];
-}
-
 async function freshPage(browser: BrowserContext, url = hostUrl): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(url);
   return page;
 }
 
-async function defineBundle(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const t0 = performance.now();
-    const script = document.createElement('script');
-    script.type = 'module';
-    script.src = '/pay-form.js';
-    document.head.append(script);
-    await customElements.whenDefined('pay-form');
-    return performance.now() - t0;
-  });
-}
+const defineBundle = (page: Page): Promise<number> => page.evaluate(defineInPage);
 
 /** Opens `key` on the page, by the element or by a hand-written iframe, and times the form request. */
-async function openForm(page: Page, how: 'element' | 'iframe' | 'element-late-base', base: string, key: string, waitMs: number): Promise<OpenTiming> {
-  return page.evaluate(
-    async ({ how, base, key, waitMs }) => {
-      const slot = document.getElementById('slot')!;
-      const url = `${base}/api/jsapi/open/${key}/`;
-      const el = how === 'iframe' ? null : (document.createElement('pay-form') as HTMLElement & { key: string | null; baseUrl: string | null });
-      if (el) {
-        if (how === 'element') el.setAttribute('base-url', base);
-        slot.append(el);
-      }
-      // Let connection-time work (preconnect, first render) finish, as it would before a user's click.
-      await new Promise((r) => setTimeout(r, waitMs));
-      const entry = new Promise<PerformanceResourceTiming>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no resource timing for ${url}`)), 10_000);
-        new PerformanceObserver((list, observer) => {
-          for (const e of list.getEntries() as PerformanceResourceTiming[]) {
-            if (e.name !== url) continue;
-            clearTimeout(timer);
-            observer.disconnect();
-            resolve(e);
-          }
-        }).observe({ type: 'resource' });
-      });
-      const t0 = performance.now();
-      if (el) {
-        if (how === 'element-late-base') el.baseUrl = base;
-        el.key = key;
-      } else {
-        const iframe = document.createElement('iframe');
-        iframe.src = url;
-        slot.append(iframe);
-      }
-      const e = await entry;
-      const longtasks = (window as unknown as { __longtasks: number[] }).__longtasks;
-      return { request: e.requestStart - t0, response: e.responseStart - t0, epochStart: performance.timeOrigin + t0, longtasks };
-    },
-    { how, base, key, waitMs },
-  );
-}
+const openForm = (page: Page, how: OpenHow, base: string, key: string, waitMs: number): Promise<OpenTiming> =>
+  page.evaluate(openFormInPage, { how, base, key, waitMs });
 
 const median = (xs: number[]) => quantile(xs, 0.5);
 const ms = (x: number) => x.toFixed(2).padStart(7);
@@ -185,7 +91,7 @@ const rule = (extra = '') => `|${'-'.repeat(W + 2)}|---------|---------|${extra}
 const line = (label: string, xs: number[], extra = '') => `| ${label.padEnd(W)} | ${ms(median(xs))} | ${ms(quantile(xs, 0.95))} |${extra}`;
 
 const profile = mkdtempSync(join(tmpdir(), 'pay-form-bench-'));
-const browser = await chromium.launchPersistentContext(profile, launchOptions());
+const browser = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
 try {
   const defineTimes: number[] = [];
   const element: OpenTiming[] = [];

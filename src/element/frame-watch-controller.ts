@@ -11,11 +11,13 @@ export interface Frame {
   /** The form URL's origin, known from the base URL's check. */
   origin: string;
   display: 'inline' | 'modal';
-  /** It fired load (the reachability check then decides whether that was the form). */
-  ready?: boolean;
+  /** Its iframe, once the host has made it: once in the document, its window is the only source a result may come from. */
+  iframe?: HTMLIFrameElement;
+  /** The reachability check: settles when it has answered, or had no answer in time. */
+  reached?: Promise<unknown>;
   /** A result message came from it. */
   result?: boolean;
-  /** Reported ready: it loaded and the service answered (or a result came, which says as much). */
+  /** Reported ready: it loaded, not about:blank, and the service answered (or a result came, which says as much). */
   shown?: boolean;
 }
 
@@ -50,8 +52,6 @@ export class FrameWatchController implements ReactiveController {
   declare readonly frame?: Frame | null;
   readonly #host: FrameWatchHost;
   readonly #on: FrameWatchCallbacks;
-  /** The frame's iframe once in the document: its window is the only source a result may come from. */
-  #iframe?: HTMLIFrameElement | null;
   /** The page's CSP blocked the reachability check of the frame on show, so its failure says nothing. */
   #blind?: boolean;
 
@@ -76,39 +76,47 @@ export class FrameWatchController implements ReactiveController {
     (this as Writable).frame = null;
   }
 
-  /** Shows a new frame: starts its load time limit. */
+  /**
+   * Shows a new frame: starts its load time limit, and the reachability check for a frame that has
+   * not loaded within CHECK_WAIT_MS (Firefox and WebKit fire no load for a closed port or an unknown
+   * host).
+   */
   watch(frame: Frame, ms: number): void {
     (this as Writable).frame = frame;
-    this.#iframe = null;
     this.#blind = false;
-    setTimeout(() => frame.ready || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms);
-  }
-
-  /** The frame's iframe is in the document: the only window a result may come from. */
-  shown(iframe: HTMLIFrameElement): void {
-    this.#iframe = iframe;
+    setTimeout(() => frame.shown || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms);
+    setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS);
   }
 
   /**
-   * The frame fired load. The first time, check that it shows the form and report ready: a frame at a
-   * closed port or an unknown host shows the browser's error page and fires load too, so the frame
-   * cannot tell. A no-cors HEAD to the service's origin (not the form: the key is never sent twice)
-   * fails only when nothing answers; any HTTP answer, even an opaque 404, means reachable. A page whose
-   * CSP connect-src leaves out the service makes the check fail too: that violation marks the check as
-   * blind, and the frame counts as ready (docs/element.md, Error codes). A check with no answer within
-   * CHECK_WAIT_MS counts as answered. Made at load, not when the frame is inserted, so that it never
-   * competes with the form's own request (docs/performance.md).
+   * The frame fired load: ready once the check has answered. A frame the page's CSP blocked holds an
+   * empty about:blank, which WebKit reports loaded (during the insertion) before the violation: that
+   * is not the form (a cross-origin form's document is not readable at all).
    */
   loaded(frame: Frame): void {
-    if (this.frame !== frame || frame.ready) return;
-    frame.ready = true;
-    setTimeout(() => this.#ready(frame), CHECK_WAIT_MS);
-    const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
-    fetch(`${frame.origin}/`, init).then(
-      () => this.#ready(frame),
-      // The CSP violation event is queued before the rejection settles: look after it has run.
-      () => setTimeout(() => (this.#blind ? this.#ready(frame) : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
-    );
+    if (this.frame === frame && frame.iframe?.contentDocument?.URL !== 'about:blank') void this.#reach(frame).then(() => this.#ready(frame));
+  }
+
+  /**
+   * The reachability check, started once per frame: at its load, or CHECK_WAIT_MS after it was shown,
+   * whichever comes first; not earlier, so that it never competes with the form's own request
+   * (docs/performance.md). A frame at a closed port or an unknown host shows the browser's error page,
+   * which Chromium reports loaded, so the frame cannot tell. A no-cors HEAD to the service's origin
+   * (not the form: the key is never sent twice) fails only when nothing answers; any HTTP answer, even
+   * an opaque 404, means reachable. A page whose CSP connect-src leaves out the service makes the check
+   * fail too: that violation marks the check as blind, and it counts as answered (docs/element.md,
+   * Error codes), as does a check with no answer within CHECK_WAIT_MS.
+   */
+  #reach(frame: Frame): Promise<unknown> {
+    return (frame.reached ??= new Promise<void | Response>((reached) => {
+      setTimeout(reached, CHECK_WAIT_MS);
+      const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+      fetch(`${frame.origin}/`, init).then(
+        reached,
+        // The CSP violation event is queued before the rejection settles: look after it has run.
+        () => setTimeout(() => (this.#blind ? reached() : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
+      );
+    }));
   }
 
   /** Reports the frame on show ready, once. */
@@ -127,23 +135,22 @@ export class FrameWatchController implements ReactiveController {
     const frame = this.frame;
     if (!frame) return;
     if (event instanceof MessageEvent) {
-      const source = this.#iframe?.contentWindow;
+      const source = frame.iframe?.contentWindow;
       if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
       const message = parseResult(event.data);
       if (message === null) return;
-      // A page of the service's flow posted it, so the form was there: ready comes first.
-      if (frame.ready) this.#ready(frame);
+      // A page of the service's flow posted it, so the form was there: ready comes first, even when
+      // the frame has fired no load (a page that navigates at once never does).
+      this.#ready(frame);
       frame.result = true;
       return this.#on.result(message.status);
     }
     const { effectiveDirective, blockedURI } = event as SecurityPolicyViolationEvent;
     if (httpOrigin(blockedURI) !== frame.origin) return;
     if (effectiveDirective === 'connect-src') this.#blind = true;
-    if (frame.ready || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
-    // With several elements framing the same origin, the event's path names the one that was blocked.
-    const host = this.#host;
-    const path = event.composedPath();
-    if (!path.includes(host) && path.some((node) => node instanceof HTMLElement && node.localName === host.localName)) return;
+    if (frame.shown || !FRAME_DIRECTIVE.test(effectiveDirective)) return;
+    // Every engine dispatches a frame-src violation at the document, not at the blocked iframe: the
+    // origin is what ties it to a frame.
     this.#check(frame, 'csp-blocked', `CSP ${effectiveDirective} blocked ${frame.origin}: add it to frame-src`);
   }
 }

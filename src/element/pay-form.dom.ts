@@ -1,7 +1,6 @@
 // The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
 // never taken for the new), the modal dialog around it, and the live regions that say what happens.
 // Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
-import { formUrlAt, type BaseUrl } from '../service/form-url.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -35,20 +34,11 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
  * for the dialog's close (Escape, or the browser closing it).
  */
 export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, close: string, dismiss: () => void): HTMLDialogElement {
-  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close }, element('span', { 'aria-hidden': 'true' }, '×'));
+  // aria-label names the button; the glyph is only what the eye sees.
+  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close }, '×');
   button.onclick = dismiss;
   const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
   // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
   dialog.onclose = dismiss;
   return dialog;
-}
-
-/**
- * Runs the key's checks under the checked `base` and the iframe's construction once, so the first key
- * pays only for inserting the iframe (bench/form-open measures the cold first open). The iframe is
- * never inserted: it never loads.
- */
-export function warmFrame(base: BaseUrl): void {
-  formUrlAt(base, 'warm');
-  createFrame('about:blank', () => {});
 }

@@ -6,9 +6,8 @@ import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEven
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { isResultStatus, type ResultStatus } from './result.js';
-import { preconnect, warmUpOnce } from './preconnect.js';
 import { styles } from './pay-form.styles.js';
-import { createFrame, createModal, element, setAttributes, warmFrame } from './pay-form.dom.js';
+import { createFrame, createModal, element, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
@@ -35,19 +34,6 @@ const TOKEN_SOURCES = INPUTS.slice(4);
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
  * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, an order already paid, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
  *
- * @slot loading - Replaces the `loading` text, said while the token request and the form load. Every text key but `close` names a slot the same way.
- * @slot success - Replaces the `success` text, said after a success result.
- * @slot fail - Replaces the `fail` text, said after a fail result.
- * @slot invalid-base-url - Replaces the `invalid-base-url` error text.
- * @slot invalid-key - Replaces the `invalid-key` error text.
- * @slot invalid-redirect-url - Replaces the `invalid-redirect-url` error text.
- * @slot token-request-failed - Replaces the `token-request-failed` error text.
- * @slot order-paid - Replaces the `order-paid` error text.
- * @slot load-timeout - Replaces the `load-timeout` error text.
- * @slot service-unreachable - Replaces the `service-unreachable` error text.
- * @slot csp-blocked - Replaces the `csp-blocked` error text.
- * @slot invalid-status-url - Replaces the `invalid-status-url` error text.
- * @slot settle-timeout - Replaces the `settle-timeout` error text.
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
@@ -93,8 +79,9 @@ export class PayForm extends PayFormProperties {
       this.#settle.stop();
       this.settle();
     },
+    // Always before a result: a result means the form was shown.
     ready: (frame) => {
-      if (!frame.result) this.#setState('open');
+      this.#setState('open');
       this.#emit(PAY_FORM_READY, { url: frame.url });
     },
     failed: (frame, code, message) => {
@@ -205,32 +192,30 @@ export class PayForm extends PayFormProperties {
     if (node !== iframe) setAttributes(node, { 'aria-label': title });
     if (!isNew) return;
     root.append(node);
-    this.#watch.shown(iframe);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
   }
 
   #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
-    const iframe = createFrame(frame.url, () => this.#watch.loaded(frame));
+    const iframe = (frame.iframe = createFrame(frame.url, () => this.#watch.loaded(frame)));
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
     return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, this.#status, this.#text('close'), dismiss) };
   }
 
-  /** The page's text for `key` when it set a string, else the English default. */
+  /** The page's text for `key` when it set one, else the English default. */
   #text(key: PayFormTextKey): string {
-    const own = this.texts?.[key];
-    return typeof own === 'string' ? own : DEFAULT_TEXTS[key];
+    return this.texts?.[key] ?? DEFAULT_TEXTS[key];
   }
 
   /**
-   * Puts `key`'s text in a live region, in a slot of that name the page may fill, or empties it for
-   * null. Only a change is written: whatever is written into a live region is read out again.
+   * Puts `key`'s text in a live region as text (never markup), or empties it for null. Only a change is
+   * written: whatever is written into a live region is read out again.
    */
   #say(region: HTMLElement, key?: PayFormTextKey | null): void {
-    const content = key ? [element('slot', { name: key }, this.#text(key))] : [];
-    if (!region.firstChild?.isEqualNode(content[0] ?? null)) region.replaceChildren(...content);
+    const text = key ? this.#text(key) : '';
+    if (region.textContent !== text) region.textContent = text;
   }
 
   /**
@@ -255,11 +240,6 @@ export class PayForm extends PayFormProperties {
     this.#error = null;
     // Checked once per decision; null means "no base URL yet".
     const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
-    if (base?.ok) {
-      // Preconnects to the service and, while the key is still on its way, warms the frame's code once.
-      preconnect(base.value.origin);
-      if (this.key == null) warmUpOnce(() => warmFrame(base.value));
-    }
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;

@@ -39,7 +39,7 @@ export class SettleController extends RunController<SettleCallbacks> {
     const failed = (code: SettleErrorCode, message: string) => () => {
       if (ms !== undefined) this.on.failed(code, message);
     };
-    const refuse = failed('invalid-status-url', 'status-url must answer JSON from this origin');
+    const refuse = failed('invalid-status-url', 'status-url answered no JSON of its own');
     let url: URL | undefined;
     try {
       url = new URL(statusUrl, document.baseURI);
@@ -71,7 +71,7 @@ export class SettleController extends RunController<SettleCallbacks> {
             this.on.settled(detail);
           });
         }
-        if (status === 404) return end(failed('settle-timeout', 'status-url does not know this order'));
+        if (status === 404) return end(failed('settle-timeout', 'status-url: unknown order'));
         const seconds = Number(response.headers.get('retry-after'));
         if (status === 204) {
           failures = 0;

@@ -1,6 +1,5 @@
 // The words the element shows and announces, keyed by what they are for, in English. A page replaces
-// any of them with the `texts` property (or attribute, as JSON) and puts its own markup in a slot
-// (docs/element.md, Accessibility). They speak to the shopper: the error code and the developer's
+// any of them with the `texts` property (or attribute, as JSON) (docs/element.md, Accessibility). They speak to the shopper: the error code and the developer's
 // message stay in the event's detail and are never shown.
 import type { ElementErrorCode } from '../service/error-codes.js';
 

@@ -50,7 +50,7 @@ export class TokenController extends RunController<TokenCallbacks> {
         const response = await fetch(tokenUrl!, {
           // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          headers: { 'content-type': 'application/json' },
           // No order-ref: `{}` (JSON leaves out a field that is undefined).
           body: JSON.stringify({ order_ref: orderRef ?? undefined }),
           signal,

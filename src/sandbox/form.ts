@@ -41,6 +41,8 @@ function headers(ctx: ApiContext, pageNonce: string, formTargets: readonly strin
     'content-security-policy': [
       `default-src 'none'`,
       `style-src 'nonce-${pageNonce}'`,
+      // The page's empty icon (data:,), so the browser asks for no /favicon.ico.
+      `img-src data:`,
       `form-action ${formAction}`,
       `frame-ancestors ${ctx.options.frameAncestors.join(' ')}`,
       `base-uri 'none'`,

@@ -78,6 +78,7 @@ function document(lang: string, title: string, main: SafeHtml, nonce: string): s
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 <style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
 </head>

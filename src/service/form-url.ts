@@ -18,7 +18,7 @@ const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 const refuse = <T>(code: UrlErrorCode, message: string): Checked<T> => ({ ok: false, code, message });
 const NOT_A_STRING = 'must be a string';
 const HTTP = /^https?:$/;
-const HOLDS_WHITESPACE = 'holds white space or a control character';
+const HOLDS_WHITESPACE = 'has white space or control characters';
 
 /** `localhost`, 127.0.0.0/8 and [::1]: the only hosts where plain http cannot be intercepted on the wire. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -40,12 +40,12 @@ export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Ch
   try {
     url = new URL(raw);
   } catch {
-    return refused('is not an absolute URL');
+    return refused('is not absolute');
   }
   const { protocol, hostname } = url;
-  if (!HTTP.test(protocol)) return refused(`must be https, not ${protocol}`);
+  if (!HTTP.test(protocol)) return refused(`is ${protocol}, not https`);
   if (url.username || url.password) return refused('carries credentials');
-  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`uses plain http to ${hostname}, not a loopback host`);
+  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`is http to ${hostname}, not loopback`);
   return { ok: true, value: url };
 }
 
@@ -62,7 +62,7 @@ export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
   const url = checked.value;
   // The form path is appended to the base path: a query or fragment would end up in front of it.
   if (url.search || url.hash) {
-    return refuse('invalid-base-url', 'base-url has a query or a fragment');
+    return refuse('invalid-base-url', 'base-url has a query or fragment');
   }
   // Node 20's URL parser can leave a dot segment in a parsed path ("/a/.~/." stays) that a later parse
   // of the form URL removes, moving the form out of its path. A correct parser never leaves one, so
@@ -85,8 +85,12 @@ export function checkRedirectUrl(raw: unknown): Checked<string> {
   return checked.ok ? { ok: true, value: checked.value.href } : checked;
 }
 
-// Read code point by code point (the u flag), a surrogate pair is one character; only a lone surrogate is Cs.
-const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Whether a string holds no lone surrogate (encodeURIComponent throws on one). isWellFormed where the
+ * engine has it: JavaScriptCore's /\p{Cs}/u misses a lead surrogate before some characters ("\uD800\uFF0E").
+ * Read code point by code point (the u flag), a surrogate pair is one character; only a lone surrogate is Cs.
+ */
+const wellFormed = (s: string & { isWellFormed?(): boolean }): boolean => s.isWellFormed?.() ?? !/\p{Cs}/u.test(s);
 
 /** A key from obtain_token, refused when it could not be one path segment of the form URL. */
 export function checkKey(raw: unknown): Checked<string> {
@@ -99,7 +103,7 @@ export function checkKey(raw: unknown): Checked<string> {
           ? `is over ${MAX_KEY_LENGTH} characters`
           : WHITESPACE_OR_CONTROL.test(raw)
             ? HOLDS_WHITESPACE
-            : LONE_SURROGATE.test(raw) && 'is not well-formed Unicode';
+            : !wellFormed(raw) && 'is not well-formed Unicode';
   return problem ? refuse('invalid-key', `key ${problem}`) : { ok: true, value: raw as string };
 }
 

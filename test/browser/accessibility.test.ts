@@ -191,19 +191,6 @@ describe('<pay-form> accessibility: the page sets the words', () => {
     expect(liveText(el).alert).to.equal('Paiement indisponible.');
   });
 
-  it('an element in the slot named after a text key replaces that text, with its own markup, only when it is said', async () => {
-    const container = await fixture<HTMLElement>(html`<div></div>`);
-    const el = document.createElement('pay-form');
-    el.innerHTML = '<span slot="loading">One <strong>moment</strong>…</span><span slot="token-request-failed">No payment today. <a href="/help">Help</a></span>';
-    el.setAttribute('token-url', '/__token/hang');
-    container.append(el);
-    await el.updateComplete;
-    expect(liveText(el)).to.deep.equal({ status: 'One moment…', alert: '' });
-    el.setAttribute('token-url', '/__token/raw?status=500');
-    await inState(el, 'error');
-    expect(liveText(el)).to.deep.equal({ status: '', alert: 'No payment today. Help' });
-    await expect(el).to.be.accessible();
-  });
 });
 
 describe('<pay-form> accessibility: paying by keyboard alone', () => {

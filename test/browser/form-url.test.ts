@@ -106,6 +106,8 @@ describe('form-url: keys', () => {
     ['a line separator', 'a\u2028b'],
     ['1025 characters', 'k'.repeat(MAX_KEY_LENGTH + 1)],
     ['a lone surrogate', 'a\uD800b'],
+    // JavaScriptCore's /\p{Cs}/u finds no lone surrogate here; building the URL then threw a URIError.
+    ['a lead surrogate before a fullwidth full stop', '\uD800\uFF0E'],
   ] as const) {
     it(`refuses a key with ${label} as invalid-key`, () => {
       const checked = checkKey(key);

@@ -37,6 +37,15 @@ describe('<pay-form> result messages', () => {
     });
   }
 
+  it('a return page that posts while still loading (the frame fires no load): ready still comes before the result', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'loading-success-a' });
+    await waitForEvent(events, 'pay-form-success');
+    await settle();
+    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready', 'pay-form-success']);
+    expect(el.state).to.equal('success');
+  });
+
   it('ignores a result posted from the service origin (its own iframe, but not an allowed origin)', async () => {
     const { service } = await origins();
     const seen: MessageEvent[] = [];

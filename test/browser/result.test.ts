@@ -91,14 +91,15 @@ describe('pay-form/return', () => {
 describe('demo/return.html', () => {
   const text = (doc: Document | undefined, selector: string) => doc?.querySelector(selector)?.textContent ?? '';
 
-  it('at the top level shows the result and a link back to the shop, and posts nothing', async () => {
+  it('at the top level shows the result once, as its heading, and a link back to the shop, and posts nothing', async () => {
     const popup = window.open('/demo/return.html?status=success', '_blank');
     try {
-      await waitUntil(() => text(popup?.document, '#message') === 'Payment successful', 'the page shows the result', {
+      await waitUntil(() => text(popup?.document, 'h1') === 'Payment successful', 'the page shows the result', {
         timeout: 8000,
       });
       const doc = popup?.document;
-      expect(text(doc, 'h1')).to.equal('Payment successful');
+      expect([...(doc?.querySelectorAll('p') ?? [])].map((p) => p.textContent)).to.not.include('Payment successful');
+      expect(doc?.title).to.equal('Payment successful');
       const back = doc?.querySelector<HTMLAnchorElement>('#back a');
       expect(doc?.querySelector<HTMLElement>('#back')?.hidden).to.equal(false);
       expect(back?.getAttribute('href')).to.equal('/');
@@ -120,7 +121,7 @@ describe('demo/return.html', () => {
     try {
       await waitUntil(() => received.length === 1, 'the page reported', { timeout: 8000 });
       expect(received[0]).to.deep.equal({ type: 'pay-form:result', status: 'fail' });
-      await waitUntil(() => text(frame.contentDocument ?? undefined, '#message') === 'Payment failed');
+      await waitUntil(() => text(frame.contentDocument ?? undefined, 'h1') === 'Payment failed');
       expect(frame.contentDocument?.querySelector<HTMLElement>('#back')?.hidden).to.equal(true);
     } finally {
       window.removeEventListener('message', listener);
@@ -131,7 +132,7 @@ describe('demo/return.html', () => {
   it('shows markup in the status as nothing but a fixed text', async () => {
     const popup = window.open(`/demo/return.html?status=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, '_blank');
     try {
-      await waitUntil(() => text(popup?.document, '#message') === 'Unknown payment result', 'the page answered', {
+      await waitUntil(() => text(popup?.document, 'h1') === 'Unknown payment result', 'the page answered', {
         timeout: 8000,
       });
       expect(popup?.document.querySelector('img')).to.equal(null);

@@ -3,6 +3,8 @@
 //   hang-*        never answers (load-timeout)
 //   success-*     sends the frame to the merchant's return page with status=success
 //   fail-*        the same with status=fail
+//   loading-success-*, loading-fail-*  the same to a return page that posts while it is still loading
+//                 (fixtures/return-loading.html: the frame never fires load)
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
 //   pay-*         a form with Pay and Decline buttons that go to the return page (keyboard paying)
 //   anything else a plain form page that echoes the key (escaped)
@@ -34,7 +36,8 @@
 // a CSP that allows no inline script; the service sends "docreturn-success-" and "docreturn-fail-" keys
 // there.
 // /__frame/... on the page's origin answers a quiet same-origin page, so with base-url `${page}/__frame`
-// a test can run script inside the element's own iframe and post any message from it.
+// a test can run script inside the element's own iframe and post any message from it. /__hang on the
+// page's origin never answers (until the server stops).
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 
@@ -191,12 +194,13 @@ export function serviceOriginPlugin() {
     }
     const key = decodeURIComponent(match[1]);
     seen.push({ path: url.pathname, key });
-    const returnTo = (status) => `${pageOrigin}/test/browser/fixtures/return.html?status=${status}`;
+    const returnTo = (status, page = 'return') => `${pageOrigin}/test/browser/fixtures/${page}.html?status=${status}`;
     const send = (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(html));
     if (key.startsWith('hang-')) return; // held open until the server stops
-    if (key.startsWith('success-') || key.startsWith('fail-')) {
-      const status = key.startsWith('success-') ? 'success' : 'fail';
-      send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(returnTo(status))};</script>`);
+    const redirect = /^(loading-)?(success|fail)-/.exec(key);
+    if (redirect) {
+      const url = returnTo(redirect[2], redirect[1] ? 'return-loading' : 'return');
+      send(`<p>Redirecting</p><script>location.href = ${JSON.stringify(url)};</script>`);
       return;
     }
     if (key.startsWith('docreturn-')) {
@@ -225,6 +229,7 @@ export function serviceOriginPlugin() {
       const pageListeners = pageServer.listeners('request');
       pageServer.removeAllListeners('request');
       pageServer.on('request', (req, res) => {
+        if (req.url === '/__hang') return;
         if (req.url.startsWith('/__token/')) return handleToken(req, res);
         if (req.url.startsWith('/__status?') || req.url === '/__status') return handleStatus(req, res);
         if (req.url.startsWith('/__return-page?')) {

@@ -160,7 +160,7 @@ describe('<pay-form status-url> from the moment the form is shown', () => {
     const { el, events } = await checkout('success-s5', ref);
     const error = await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('settle-timeout');
-    expect((error.detail as { message: string }).message).to.include('does not know this order');
+    expect((error.detail as { message: string }).message).to.include('unknown order');
     await settle(400);
     expect((await statusRequests(ref)).length).to.be.within(1, 2);
     expect(count(events, 'pay-form-error')).to.equal(1);

@@ -102,7 +102,7 @@ test('inline: Decline ends in "Payment failed" and a verified fail callback', as
   await frame().getByRole('button', { name: 'Decline' }).click();
   await waitForText('#result', 'Payment failed');
   await callbackFor(orderRef, 'fail');
-  await waitForText('#confirmed', 'The shop recorded the payment as fail');
+  await waitForText('#confirmed', 'The shop recorded the payment as declined');
   await waitForText('#callbacks li', 'fail: Enamel mug $12.50');
 });
 

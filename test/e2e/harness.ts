@@ -1,12 +1,14 @@
 // The end-to-end harness: the real demo (Vite with vite.config.ts and its backend plugin, which
-// starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way.
+// starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way
+// (test/support/engines.mjs; test/support/engine-page.ts drives the other engines).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { launchOptions } from '../support/chromium.mjs';
+import { chromiumLaunchOptions } from '../support/engines.mjs';
+import { waitUntil, watchProblems, type EnginePage, type WatchedPage } from '../support/engine-page.js';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -36,33 +38,16 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Demo>
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch(launchOptions());
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /**
- * Collects page errors, console errors and failed or refused requests, so a broken link in the chain
- * cannot hide. The browser's own favicon probe is the one request allowed to miss.
+ * Page errors, console errors and failed or refused requests on a page (test/support/engine-page.ts).
+ * The browser's own favicon probe is the one request allowed to miss: the consumer apps have no icon
+ * (the demo's pages have theirs, which engines.test.ts holds them to).
  */
 export function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  const ignored = (url: string) => new URL(url).pathname === '/favicon.ico';
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    // A refused resource is reported below with its URL.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-      problems.push(`console: ${message.text()}`);
-    }
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400 && !ignored(response.url())) problems.push(`HTTP ${response.status()} ${response.url()}`);
-  });
-  page.on('requestfailed', (request) => {
-    // A navigation away from a page cancels what it still loads; that is not a failure of the chain.
-    if (!ignored(request.url()) && request.failure()?.errorText !== 'net::ERR_ABORTED') {
-      problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`);
-    }
-  });
-  return problems;
+  return watchProblems(page as unknown as WatchedPage, { ignored: (url) => new URL(url).pathname === '/favicon.ico' });
 }
 
 /** The page of the running test, and what watchPage has seen on it so far. */
@@ -121,12 +106,15 @@ export async function recordAnswers(page: Page, path: string): Promise<Record<st
 
 /** The demo backend's callback log as the page's shopper reads it, with the page's cookies (only
  *  callbacks whose signature it verified reach it, and only this shopper's are shown). */
-export async function backendCallbacks(demo: Demo, page: Page): Promise<CallbackLogEntry[]> {
-  return (await (await page.request.get(`${demo.url}/api/checkout/callbacks`)).json()) as CallbackLogEntry[];
+export async function backendCallbacks(demo: Demo, page: Page | EnginePage): Promise<CallbackLogEntry[]> {
+  const url = `${demo.url}/api/checkout/callbacks`;
+  if ('request' in page) return (await (await page.request.get(url)).json()) as CallbackLogEntry[];
+  // In any engine: asked by the page itself, with its shopper's cookie (the page must be on the shop's origin).
+  return page.evaluate((url) => fetch(url).then((r) => r.json() as Promise<CallbackLogEntry[]>), url);
 }
 
 /** The one callback for an order, as the shop's backend logged it after verifying its signature. */
-export async function verifiedCallback(demo: Demo, page: Page, orderRef: string, status: string): Promise<CallbackLogEntry> {
+export async function verifiedCallback(demo: Demo, page: Page | EnginePage, orderRef: string, status: string): Promise<CallbackLogEntry> {
   for (let i = 0; i < 100; i++) {
     const found = (await backendCallbacks(demo, page)).filter((c) => c.order_ref === orderRef);
     if (found.length) {
@@ -136,4 +124,27 @@ export async function verifiedCallback(demo: Demo, page: Page, orderRef: string,
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.fail(`no callback reached the demo backend for ${orderRef}`);
+}
+
+export type ShopDisplay = 'inline' | 'modal' | 'redirect';
+
+/** In any engine: opens the shop, picks the product (and currency) and the display, and presses Pay. */
+export async function checkoutIn(page: EnginePage, demo: Demo, choices: { product: string; currency?: string; display: ShopDisplay }): Promise<void> {
+  await page.goto(`${demo.url}/`);
+  await waitUntil(page, () => !(document.querySelector('#pay') as HTMLButtonElement).disabled, null, 'the shop to load');
+  await page.evaluate(({ product, currency }) => {
+    for (const [name, value] of Object.entries({ product, currency })) {
+      const select = document.querySelector<HTMLSelectElement>(`select[name=${name}]`);
+      if (!select || value === undefined) continue;
+      select.value = value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, choices);
+  await page.click({ css: `input[name=display][value=${choices.display}]` });
+  await page.click({ css: '#pay' });
+}
+
+/** In any engine: waits until an element matching `selector` holds `text`. */
+export async function waitForText(page: EnginePage, selector: string, text: string): Promise<void> {
+  await waitUntil(page, ({ selector, text }) => [...document.querySelectorAll(selector)].some((e) => e.textContent?.includes(text)), { selector, text }, `"${text}" in ${selector}`);
 }

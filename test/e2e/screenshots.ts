@@ -1,50 +1,74 @@
-// `npm run screenshots`: the README's pictures of the demo, taken with the end-to-end tooling (the
-// real demo, the sandbox, Chromium) so they show what `npm start` shows.
+// `npm run screenshots`: the docs' pictures of the demo, taken with the end-to-end tooling (the real
+// demo, the sandbox) in each engine (TEST_ENGINES picks some), so they show what `npm start` shows
+// there: docs/demo-{inline,success,modal,return}.png from Chromium, the same with -firefox and -webkit
+// from the other two, and docs/sandbox-form.png (Chromium, a phone-sized window).
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, startDemo } from './harness.js';
+import { selectedEngines, type Engine } from '../support/engines.mjs';
+import { launchEngine, waitUntil, type EngineBrowser } from '../support/engine-page.js';
+import { checkoutIn, startDemo, waitForText, type Demo } from './harness.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
 
+async function pictures(engine: Engine, browser: EngineBrowser, demo: Demo): Promise<void> {
+  const file = (name: string) => `${DOCS}${name}${engine === 'chromium' ? '' : `-${engine}`}.png`;
+  // The form's own focus ring and the caret blink differ run to run: wait for the page to settle.
+  const still = () => new Promise((resolve) => setTimeout(resolve, 500));
+  const page = await browser.newPage({ width: 1280, height: 900 });
+  try {
+    await checkoutIn(page, demo, { product: 'grinder', currency: 'EUR', display: 'inline' });
+    await waitForText(page, '#events li', 'pay-form-ready');
+    await still();
+    await page.screenshot(file('demo-inline'));
+    await page.click({ button: 'Pay', in: 'form' });
+    await waitForText(page, '#confirmed', 'Payment confirmed by the shop');
+    await waitForText(page, '#callbacks li', 'success');
+    await page.evaluate(() => scrollTo(0, 0), null);
+    await still();
+    await page.screenshot(file('demo-success'));
+
+    await checkoutIn(page, demo, { product: 'beans', currency: 'EUR', display: 'modal' });
+    await waitForText(page, '#events li', 'pay-form-ready');
+    await still();
+    await page.screenshot(file('demo-modal'));
+
+    await checkoutIn(page, demo, { product: 'mug', currency: 'EUR', display: 'redirect' });
+    await page.click({ button: 'Decline' });
+    await waitUntil(page, () => location.pathname === '/demo/return.html', null, 'the return page');
+    await waitForText(page, '#confirmed', 'The shop recorded the payment as declined');
+    await still();
+    await page.screenshot(file('demo-return'));
+  } finally {
+    await page.close();
+  }
+  if (engine !== 'chromium') return;
+  const phone = await browser.newPage({ width: 390, height: 640 });
+  try {
+    await checkoutIn(phone, demo, { product: 'beans', display: 'redirect' });
+    await waitUntil(phone, () => document.querySelector('button.decline') !== null, null, "the sandbox's form");
+    await phone.screenshot(`${DOCS}sandbox-form.png`);
+  } finally {
+    await phone.close();
+  }
+}
+
 async function main(): Promise<void> {
   await mkdir(DOCS, { recursive: true });
-  const demo = await startDemo();
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const frame = page.frameLocator('pay-form iframe');
-    const open = async (display: string, product: string) => {
-      await page.goto(`${demo.url}/`);
-      await page.locator('#pay:enabled').waitFor();
-      await page.locator('select[name=product]').selectOption(product);
-      await page.locator('select[name=currency]').selectOption('EUR');
-      await page.locator(`input[name=display][value=${display}]`).check();
-      await page.getByRole('button', { name: 'Pay', exact: true }).click();
-      await frame.getByRole('button', { name: 'Pay' }).waitFor();
-    };
-
-    await open('inline', 'grinder');
-    await page.screenshot({ path: `${DOCS}demo-inline.png`, fullPage: true });
-    await frame.getByRole('button', { name: 'Pay' }).click();
-    await page.locator('#callbacks li').first().waitFor();
-    await page.getByText('Payment confirmed by the shop').waitFor();
-    await page.screenshot({ path: `${DOCS}demo-success.png`, fullPage: true });
-
-    await open('modal', 'beans');
-    await page.screenshot({ path: `${DOCS}demo-modal.png` });
-
-    const phone = await browser.newPage({ viewport: { width: 390, height: 640 } });
-    await phone.goto(`${demo.url}/`);
-    await phone.locator('#pay:enabled').waitFor();
-    await phone.locator('input[name=display][value=redirect]').check();
-    await phone.getByRole('button', { name: 'Pay', exact: true }).click();
-    await phone.getByRole('button', { name: 'Decline' }).waitFor();
-    await phone.screenshot({ path: `${DOCS}sandbox-form.png` });
-    console.log(`screenshots written to ${DOCS}`);
-  } finally {
-    await browser.close();
-    await demo.close();
+  // A demo of its own per engine, so each picture lists that engine's callbacks only.
+  for (const engine of selectedEngines()) {
+    const demo = await startDemo();
+    const browser = await launchEngine(engine).catch(async (error: unknown) => {
+      await demo.close();
+      throw error;
+    });
+    try {
+      await pictures(engine, browser, demo);
+    } finally {
+      await browser.close();
+      await demo.close();
+    }
   }
+  console.log(`screenshots written to ${DOCS}`);
 }
 
 await main();

@@ -50,6 +50,9 @@ describe('the form page', () => {
     const csp = response.headers.get('content-security-policy') ?? '';
     assert.match(csp, /frame-ancestors \*/);
     assert.match(csp, /default-src 'none'/);
+    // Its one image is its empty icon (data:,), so no browser asks for /favicon.ico.
+    assert.match(csp, /img-src data:(;|$)/);
+    assert.match(await response.text(), /<link rel="icon" href="data:,">/);
     assert.match(csp, /form-action 'self' http:\/\/localhost:9(;|$)/);
     assert.equal(response.headers.get('referrer-policy'), 'same-origin');
     assert.equal(response.headers.get('x-content-type-options'), 'nosniff');

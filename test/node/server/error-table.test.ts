@@ -13,6 +13,7 @@ const SAMPLES: Record<string, () => PayFormError> = {
   ConfigError: () => new server.ConfigError([{ path: 'secret', message: 'must not be empty' }]),
   ValidationError: () => new server.ValidationError([{ path: 'amount', message: 'must be an integer' }]),
   ApiError: () => new server.ApiError({ operation: 'payout', status: 400, body: { success: false, message: 'x' }, verified: true }),
+  AuthenticationError: () => new server.AuthenticationError({ operation: 'obtain_token', status: 401, body: { success: false, message: 'Invalid signature' }, verified: false }),
   SignatureError: () => new server.SignatureError('obtain_token', 200, 'mismatch'),
   NetworkError: () => new server.NetworkError({ operation: 'payout', attempts: 1, outcomeUnknown: false, systemCode: 'ECONNREFUSED', cause: null }),
   TimeoutError: () => new server.TimeoutError({ operation: 'payout', attempts: 1, timeoutMs: 10 }),
@@ -24,7 +25,7 @@ const SAMPLES: Record<string, () => PayFormError> = {
   BodyConsumedError: () => new server.BodyConsumedError(),
 };
 
-const SERVICE_CALLS = ['ApiError', 'SignatureError', 'NetworkError', 'TimeoutError', 'BadResponseError'];
+const SERVICE_CALLS = ['ApiError', 'AuthenticationError', 'SignatureError', 'NetworkError', 'TimeoutError', 'BadResponseError'];
 
 function exportedErrorClasses(): string[] {
   return Object.entries(server)
@@ -37,7 +38,7 @@ async function tableRows(): Promise<Map<string, string>> {
   const page = await readFile(new URL('../../../docs/server.md', import.meta.url), 'utf8');
   const section = page.slice(page.indexOf('\n## Errors\n'), page.indexOf('\n## ', page.indexOf('\n## Errors\n') + 1));
   const rows = new Map<string, string>();
-  for (const [, name, code] of section.matchAll(/^\| `(\w+)` \| `(\w+)` \|/gm)) rows.set(name as string, code as string);
+  for (const [, name, code] of section.matchAll(/^\| `(\w+)`[^|]*\| `(\w+)` \|/gm)) rows.set(name as string, code as string);
   return rows;
 }
 
