@@ -1,17 +1,18 @@
 // Backend A of `npm run start:cluster`: another demo backend, in its own process, that takes the
-// sandbox's callbacks on REDIS_URL's store. It shares nothing with the page's backend but Redis (and
-// the sandbox's secret, PAY_FORM_SANDBOX_SECRET). Prints {"port"} once listening, then {"callback"} for
-// each callback it verifies: it serves no callback log, since it knows no shopper to show one to.
+// sandbox's callbacks on the store in the Redis its environment names (backend-redis.ts). It shares
+// nothing with the page's backend but Redis (and the sandbox's secret, PAY_FORM_SANDBOX_SECRET). Prints
+// {"port"} once listening, then {"callback"} for each callback it verifies: it serves no callback log,
+// since it knows no shopper to show one to.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CHECKOUT_PREFIX, DemoBackend } from './backend.js';
-import { demoRedisStore } from './backend-redis.js';
+import { demoRedisStore, redisFromEnv } from './backend-redis.js';
 
-const redisUrl = process.env.REDIS_URL;
+const spec = redisFromEnv(process.env);
 const secret = process.env.PAY_FORM_SANDBOX_SECRET;
-if (!redisUrl || !secret) throw new Error('backend-callbacks needs REDIS_URL and PAY_FORM_SANDBOX_SECRET');
+if (!spec || !secret) throw new Error('backend-callbacks needs a Redis (REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS) and PAY_FORM_SANDBOX_SECRET');
 
-const redis = await demoRedisStore(redisUrl);
+const redis = await demoRedisStore(spec);
 // This backend never asks the service for anything: it only verifies and records callbacks.
 const backend = new DemoBackend({
   baseUrl: 'http://127.0.0.1:9', merchantId: 'unused', secret, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: 'http://127.0.0.1:9', store: redis.store,

@@ -8,7 +8,7 @@ import { escapeHtml } from '../src/sandbox/pages.js';
 import { checkHttpUrl } from '../src/service/form-url.js';
 import { PaymentClient } from '../src/server/index.js';
 import { CHECKOUT_PREFIX, DemoBackend, type DemoBackendConfig } from './backend.js';
-import { demoRedisStore, type DemoRedis } from './backend-redis.js';
+import { demoRedisStore, describeRedis, redisFromEnv, type DemoRedis } from './backend-redis.js';
 
 export interface DemoBackendOptions {
   /** Where PAY_FORM_* settings are read; default process.env (read when the server starts). */
@@ -105,8 +105,9 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
       const configuredOrigin = shopOriginFromEnv(env);
       // A bad real-service setting (its base URL, say) stops it here too: the client checks its options.
       if (real) new PaymentClient({ baseUrl: real.baseUrl, merchantId: real.merchantId, secret: real.secret });
-      // REDIS_URL: callbacks and verified statuses in Redis, shared with any other backend on it.
-      const redisUrl = env.REDIS_URL || undefined;
+      // REDIS_URL, REDIS_CLUSTER or REDIS_SENTINELS: callbacks and verified statuses in Redis, shared
+      // with any other backend on it.
+      const redisSpec = redisFromEnv(env);
       const sandboxPort = wholeNumber(env, 'PAY_FORM_SANDBOX_PORT', 0) ?? DEFAULT_SANDBOX_PORT;
       running = new Promise<Running>((resolve, reject) => {
         httpServer.once('listening', () => {
@@ -117,7 +118,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
           // The address the log below tells the person to open, unless PAY_FORM_SHOP_ORIGIN names another.
           const shopOrigin = configuredOrigin ?? `http://localhost:${port}`;
           (async (): Promise<Running> => {
-            const redis = redisUrl ? await demoRedisStore(redisUrl) : undefined;
+            const redis = redisSpec ? await demoRedisStore(redisSpec) : undefined;
             const store = redis?.store;
             if (real) return { backend: new DemoBackend({ ...real, sandbox: false, shopOrigin, store }), sandbox: undefined, redis };
             // A fresh secret each run unless given: it only has to be shared by the backends and their sandbox.
@@ -135,7 +136,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
             server.config.logger.info(
               `\n  pay-form demo: open ${shopOrigin}/ and press Pay\n` +
                 `  payment service: ${service}\n  callbacks are received at ${callbackUrl}\n` +
-                `  callbacks and verified statuses are kept ${redisUrl ? `in Redis at ${redisUrl}` : 'in memory'}\n`,
+                `  callbacks and verified statuses are kept ${redisSpec ? describeRedis(redisSpec) : 'in memory'}\n`,
             );
             resolve(started);
           }, reject);

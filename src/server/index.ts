@@ -82,12 +82,7 @@ export type {
 export { orderStatus } from './stores/callback-store.js';
 export { ATTEMPT_SEPARATOR, parseRequestId, type StatusAnswer, type TokenAnswer } from '../service/checkout.js';
 export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './stores/memory-callback-store.js';
-export {
-  RedisCallbackStore,
-  type RedisCallbackStoreOptions,
-  type RedisClientLike,
-  type RedisSubscriberLike,
-} from './stores/redis-callback-store.js';
+export { RedisCallbackStore, type RedisCallbackStoreOptions } from './stores/redis-callback-store.js';
 export { MemoryPayoutLedger, type MemoryPayoutLedgerOptions } from './client/memory-payout-ledger.js';
 export type {
   PayoutLedger,
@@ -99,7 +94,15 @@ export type {
   PaidSource,
 } from './client/payout-ledger.js';
 export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './client/redis-payout-ledger.js';
-export type { RedisCommandClient } from './stores/redis-client.js';
+export type {
+  RedisClientLike,
+  RedisCommandClient,
+  RedisSubscriberLike,
+  NodeRedisClientLike,
+  NodeRedisClusterLike,
+  NodeRedisSentinelLike,
+  IoredisLike,
+} from './stores/redis-client.js';
 export type { PayoutRef, PayoutOutcome } from './client/payout-guard.js';
 export { toNodeHandler, BodyConsumedError, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './http/node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './client/transport.js';

@@ -1,6 +1,7 @@
 // One merchant server in its own process, for the multi-process tests and bench/settle: the
 // callback handler (POST) and the status handler (GET) of pay-form/server on a loopback port, on a
-// RedisCallbackStore (REDIS_URL) or a MemoryCallbackStore. With SERVICE_URL (and MERCHANT_ID) it is a
+// RedisCallbackStore (REDIS_URL, or REDIS_SPEC: a test/support/redis-clients.ts RedisSpec as JSON, for
+// any client and topology) or a MemoryCallbackStore. With SERVICE_URL (and MERCHANT_ID) it is a
 // whole shop: POST /token is the token handler on the same store, GET /checkout?order=… a page with
 // <pay-form> (the built dist/pay-form.min.js, at /pay-form.min.js) asking /token and /status. It prints
 // JSON lines: {"port"} once listening, {"call": key} as each onStatus starts. Settings come from the
@@ -10,7 +11,6 @@
 // only its re-reads find a status).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient } from 'redis';
 import { readFile } from 'node:fs/promises';
 import {
   createCallbackHandler,
@@ -22,6 +22,7 @@ import {
   toNodeHandler,
   type CallbackStore,
 } from '../../src/server/index.js';
+import { connectRedis, type RedisSpec } from './redis-clients.js';
 
 const env = process.env;
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -29,12 +30,13 @@ const leaseMs = Number(env['LEASE_MS'] ?? 60_000);
 const onStatusTimeoutMs = Number(env['TIMEOUT_MS'] ?? 30_000);
 
 let store: CallbackStore;
-if (env['REDIS_URL']) {
+const spec: RedisSpec | undefined = env['REDIS_SPEC']
+  ? (JSON.parse(env['REDIS_SPEC']) as RedisSpec)
+  : env['REDIS_URL'] ? { library: 'node-redis', target: { topology: 'standalone', url: env['REDIS_URL'] } } : undefined;
+if (spec) {
   // Commands fail at once while Redis is away, rather than queue: the handler answers 503.
-  const client = createClient({ url: env['REDIS_URL'], disableOfflineQueue: true });
-  client.on('error', () => undefined);
-  await client.connect();
-  store = new RedisCallbackStore(client, { prefix: env['PREFIX'] ?? 'pay-form:', leaseMs, onError: () => undefined });
+  const redis = await connectRedis(spec);
+  store = new RedisCallbackStore(redis.client, { prefix: env['PREFIX'] ?? 'pay-form:', leaseMs, onError: () => undefined });
 } else {
   store = new MemoryCallbackStore({ leaseMs });
 }

@@ -3,11 +3,18 @@
 // stdin (so several workers fire at the same moment), runs the job, prints one JSON line of results and
 // exits. Run with `node --import tsx test/support/payout-worker.ts '<job>'`.
 import { createInterface } from 'node:readline';
-import { createClient } from 'redis';
-import { PaymentClient, RedisPayoutLedger, type PayoutOutcome, type PayoutParams } from '../../src/server/index.js';
+import { DuplicatePayoutError, PaymentClient, PayoutLedgerError, RedisPayoutLedger, type PayoutOutcome, type PayoutParams } from '../../src/server/index.js';
+import { connectRedis, type RedisSpec } from './redis-clients.js';
 
 export interface WorkerJob {
-  redisUrl: string;
+  /** A node-redis client on this standalone server, unless `redis` names another client and topology. */
+  redisUrl?: string;
+  redis?: RedisSpec;
+  /** At most this many createPayout at once (default: all at once). */
+  concurrency?: number;
+  /** A call refused with PayoutLedgerError (nothing sent), or as in flight in another call, is made
+   *  again (50 ms later, then up to 500 ms apart) for this long, as a merchant's job queue would. */
+  retryMs?: number;
   prefix: string;
   baseUrl: string;
   merchantId: string;
@@ -30,16 +37,44 @@ function describe(request_id: string, error: unknown): WorkerResult {
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as WorkerJob;
-const redis = createClient({ url: job.redisUrl });
-redis.on('error', () => undefined);
-await redis.connect();
+const redis = await connectRedis(job.redis ?? { library: 'node-redis', target: { topology: 'standalone', url: job.redisUrl ?? '' } });
 const client = new PaymentClient({
   baseUrl: job.baseUrl,
   merchantId: job.merchantId,
   secret: job.secret,
   timeoutMs: job.timeoutMs ?? 10_000,
-  payoutLedger: new RedisPayoutLedger(redis, { prefix: job.prefix }),
+  payoutLedger: new RedisPayoutLedger(redis.client, { prefix: job.prefix }),
 });
+const retryUntil = Date.now() + (job.retryMs ?? 0);
+
+const later = (error: unknown) =>
+  error instanceof PayoutLedgerError || (error instanceof DuplicatePayoutError && error.state === 'in-flight' && !error.mismatch);
+
+async function payout(p: PayoutParams): Promise<WorkerResult> {
+  for (let pause = 50; ; pause = Math.min(pause * 2, 500)) {
+    try {
+      const invoice = await client.createPayout(p);
+      return { ok: true, request_id: p.request_id, invoice_id: invoice.invoice_id, signature: invoice.signature };
+    } catch (error) {
+      if (!later(error) || Date.now() > retryUntil) return describe(p.request_id, error);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/** Runs `calls` in order, at most `limit` at once; answers their results in order. */
+async function limited<T>(calls: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < calls.length) {
+      const i = next++;
+      results[i] = await (calls[i] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, calls.length) }, lane));
+  return results;
+}
 
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });
@@ -54,14 +89,8 @@ if (job.resolve) {
     (error: unknown) => describe(request_id, error),
   );
 } else {
-  results = await Promise.all(
-    (job.payouts ?? []).map((p) =>
-      client.createPayout(p).then(
-        (invoice): WorkerResult => ({ ok: true, request_id: p.request_id, invoice_id: invoice.invoice_id, signature: invoice.signature }),
-        (error: unknown) => describe(p.request_id, error),
-      ),
-    ),
-  );
+  const payouts = job.payouts ?? [];
+  results = await limited(payouts.map((p) => () => payout(p)), job.concurrency ?? payouts.length);
 }
 process.stdout.write(`${JSON.stringify(results)}\n`);
-await redis.quit();
+await redis.close();

@@ -52,8 +52,13 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`redis-server did not answer on port ${port}: ${output()}`);
 }
 
-async function launch(port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+/** The arguments of a plain node on `port`: loopback only, its own directory, no persistence. */
+export function nodeArgs(port: number, dir: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+}
+
+/** Spawns REDIS_SERVER with `args` (a config file first, for a sentinel) and waits until `port` answers PING. */
+export async function spawnRedis(port: number, args: string[]): Promise<ChildProcess> {
   const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
@@ -69,10 +74,13 @@ async function launch(port: number, dir: string): Promise<ChildProcess> {
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
+const launch = (port: number, dir: string) => spawnRedis(port, nodeArgs(port, dir));
+
+/** Stops a server by its PID: `signal` (SIGTERM by default, SIGKILL for a crash), SIGKILL after 3 s. */
+export async function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  process.kill(child.pid as number, 'SIGTERM');
+  process.kill(child.pid as number, signal);
   const timer = setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 3000);
   await exited;
   clearTimeout(timer);

@@ -5,6 +5,7 @@ import { ApiError, DuplicatePayoutError, PayFormError, PayoutLedgerError, Valida
 import type { FieldIssue, PayoutRequest } from '../../service/fields.js';
 import type { JsonObject, JsonValue } from '../../service/json.js';
 import { payoutKey, type PayoutEntry, type PayoutFinish, type PayoutLedger } from './payout-ledger.js';
+import { sendUntilTaken } from '../stores/retry.js';
 
 /** Which payout: the service scopes request_ids by merchant (the client's) and site. */
 export interface PayoutRef {
@@ -53,10 +54,12 @@ function replay(held: PayoutEntry, request: PayoutRequest, fp: string): JsonObje
 
 /**
  * Sends `request` (already validated and signed) once per request_id: claims it, sends, records the
- * outcome. A ledger that cannot claim means nothing is sent, and the claim is released at once: a
- * claim that reaches the ledger after this call gave up (Redis answered late) would otherwise hold the
- * request_id in flight for the whole lease, then leave it unknown. A ledger that cannot record the
- * outcome leaves the claim in flight; once its lease ends it reads as unknown, which is safe.
+ * outcome. A ledger that cannot claim means nothing is sent, and the claim is released: a claim that
+ * reaches the ledger after this call gave up (Redis answered late, or a primary ran it and died before
+ * answering, its replica now serving) would otherwise hold the request_id in flight for the whole
+ * lease, then leave it unknown. An outcome the ledger cannot record at once is sent again until it
+ * can (a failover ends) or the lease ends; meanwhile the claim is in flight, and after the lease it
+ * reads as unknown, which is safe.
  */
 export async function guardedPayout(
   ledger: PayoutLedger,
@@ -72,9 +75,7 @@ export async function guardedPayout(
   try {
     held = await ledger.claim(key, { token, fingerprint: fp, leaseMs });
   } catch (error) {
-    // Only this call's token is freed (the contract's finish), and nothing was sent: always safe. Sent
-    // after the claim on the same connection, it runs after a claim that lands late.
-    ledger.finish(key, token, { state: 'free' }).catch(() => undefined);
+    void settle(ledger, key, token, { state: 'free' }, leaseMs);
     throw new PayoutLedgerError('claim', error);
   }
   if (held) return replay(held, request, fp);
@@ -87,8 +88,17 @@ export async function guardedPayout(
     outcome = refusedForSure(error) ? { state: 'free' } : { state: 'unknown', reason: unknownReason(error) };
     throw error;
   } finally {
-    await ledger.finish(key, token, outcome!).catch(() => undefined);
+    await settle(ledger, key, token, outcome!, leaseMs);
   }
+}
+
+/**
+ * finish(), at once (after a claim that threw: on the same connection, so it runs after a claim that
+ * lands late) and, when that fails, again until the ledger takes it or the claim's lease ends. Only
+ * this call's token is settled (the contract's finish), so a late one never touches another call's claim.
+ */
+function settle(ledger: PayoutLedger, key: string, token: string, outcome: PayoutFinish, leaseMs: number): Promise<void> {
+  return sendUntilTaken(() => ledger.finish(key, token, outcome), leaseMs);
 }
 
 function refIssues(ref: unknown): FieldIssue[] {

@@ -53,7 +53,9 @@ export type PayoutResolution =
  * - finish: only while the entry is still the one claimed with `token` (in flight, or unknown after
  *   its lease ran out): store the outcome, or delete the entry for `free`. Otherwise do nothing: a
  *   callback or the merchant resolved it first, or the claim never landed. A claim that threw is
- *   followed by finish(`free`) with its token, so one that lands late is released, not left in flight.
+ *   followed by finish(`free`) with its token, so one that lands late is released, not left in flight;
+ *   a finish that throws is sent again until it is taken or the claim's lease ends, so it must be
+ *   idempotent (the token makes it so).
  * - resolve: `paid` from a callback turns in-flight or unknown into paid; from the merchant it turns
  *   unknown into paid (or records a free key) and leaves one in flight (lease live) unchanged; a paid
  *   entry stays as it is. `not-paid` deletes an unknown or paid entry and leaves one in flight

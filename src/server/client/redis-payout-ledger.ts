@@ -2,7 +2,10 @@
 // claim, a finish or a resolve is atomic across every process sharing the Redis. An entry is a hash
 // (state, token, fp, body, source, reason, invoice_id); an in-flight claim has a second key, its lease,
 // that expires on its own: a claim without a lease reads as unknown (the holder died or hung), never as
-// free. Paid entries expire after ttlMs; in-flight and unknown ones never do.
+// free. Paid entries expire after ttlMs; in-flight and unknown ones never do. Both keys carry the
+// entry's key as their hash tag, so on a cluster each script runs on one node. A claim counts only once
+// `replicas` replicas hold it (WAIT): a primary that dies with a claim only it had would free the
+// request_id for a second payout.
 import type { JsonObject } from '../../service/json.js';
 import {
   LEASE_EXPIRED,
@@ -13,9 +16,11 @@ import {
   type PayoutLedger,
   type PayoutResolution,
 } from './payout-ledger.js';
-import { isRedisCommandClient, redisCommand, type RedisCommandClient } from '../stores/redis-client.js';
+import type { RedisCommandClient } from '../stores/redis-client.js';
+import { redisConnection, redisPrefix, replicaDefault, type RedisConnection } from '../stores/redis-connection.js';
+import { RedisScript } from '../stores/redis-script.js';
 import { ConfigError, requireOptions } from '../errors.js';
-import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
+import { count, milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 export interface RedisPayoutLedgerOptions {
   /** Prefix of every key. Default `pay-form:payout:`. */
@@ -24,6 +29,14 @@ export interface RedisPayoutLedgerOptions {
   ttlMs?: number;
   /** How long one command may take before the ledger counts Redis as unreachable. Default 2000. */
   commandTimeoutMs?: number;
+  /**
+   * How many replicas must hold a claim before the payout is sent (WAIT); fewer within replicaWaitMs
+   * and the claim is released and the payout refused with PayoutLedgerError, nothing sent. Default 1
+   * on a cluster or Sentinel client, 0 (no WAIT) on a standalone one.
+   */
+  replicas?: number;
+  /** WAIT's time limit, on top of commandTimeoutMs. Default 1000. */
+  replicaWaitMs?: number;
 }
 
 // Marks a stale claim unknown in place; shared by claim and get. Token and fingerprint are kept, so
@@ -35,19 +48,29 @@ if s == 'in-flight' and redis.call('EXISTS', KEYS[2]) == 0 then
   s = 'unknown'
 end`;
 
-const CLAIM = `${STALE}
+// A token already released does nothing: its caller gave up, and a client that sends commands again
+// after reconnecting (ioredis does) can deliver the claim after its release.
+const CLAIM = new RedisScript(`if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
+  return {'state', 'unknown', 'fp', ARGV[2], 'reason', 'released'}
+end
+${STALE}
 if not s then
   redis.call('HSET', KEYS[1], 'state', 'in-flight', 'token', ARGV[1], 'fp', ARGV[2])
   redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
   return false
 end
-return redis.call('HGETALL', KEYS[1])`;
+return redis.call('HGETALL', KEYS[1])`);
 
-const GET = `${STALE}
-return redis.call('HGETALL', KEYS[1])`;
+const GET = new RedisScript(`${STALE}
+return redis.call('HGETALL', KEYS[1])`);
 
-// ARGV: token, outcome (paid | unknown | free), body, reason, ttlMs, invoice_id
-const FINISH = `
+// ARGV: token, outcome (paid | unknown | free), body, reason, ttlMs, invoice_id. A release is remembered
+// (KEYS[3], for ttlMs) even when its claim has not landed yet.
+const FINISH = new RedisScript(`
+if ARGV[2] == 'free' then
+  redis.call('SADD', KEYS[3], ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
 local s = redis.call('HGET', KEYS[1], 'state')
 if (s ~= 'in-flight' and s ~= 'unknown') or redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[2])
@@ -59,10 +82,10 @@ if ARGV[2] == 'paid' then
 else
   redis.call('HSET', KEYS[1], 'state', 'unknown', 'reason', ARGV[4])
 end
-return 1`;
+return 1`);
 
 // ARGV: status (paid | not-paid), body, source, ttlMs, create (1 | 0), invoice_id ('' for any)
-const RESOLVE = `${STALE}
+const RESOLVE = new RedisScript(`${STALE}
 if ARGV[1] == 'paid' then
   if s == 'paid' or (not s and ARGV[5] ~= '1') or (s == 'in-flight' and ARGV[3] == 'merchant') then
     return redis.call('HGETALL', KEYS[1])
@@ -79,7 +102,7 @@ if s == 'paid' and ARGV[6] ~= '' and redis.call('HGET', KEYS[1], 'invoice_id') ~
   return redis.call('HGETALL', KEYS[1])
 end
 redis.call('DEL', KEYS[1], KEYS[2])
-return {}`;
+return {}`);
 
 function invoiceId(invoice: JsonObject): string {
   const id = invoice['invoice_id'];
@@ -104,31 +127,47 @@ function toEntry(reply: unknown): PayoutEntry | undefined {
 }
 
 /**
- * The ledger shared by every process on one Redis. Pass a connected node-redis client:
- * `new RedisPayoutLedger(await createClient({ url }).connect(), { prefix })`.
+ * The ledger shared by every process on one Redis, Sentinel-managed primary or Redis Cluster. Pass a
+ * connected client of node-redis or ioredis: `new RedisPayoutLedger(await createClient({ url }).connect())`.
  */
 export class RedisPayoutLedger implements PayoutLedger {
   readonly prefix: string;
   readonly ttlMs: number;
   readonly commandTimeoutMs: number;
-  readonly #client: RedisCommandClient;
+  readonly replicas: number;
+  readonly replicaWaitMs: number;
+  readonly #redis: RedisConnection;
 
   constructor(client: RedisCommandClient, options: RedisPayoutLedgerOptions = {}) {
-    if (!isRedisCommandClient(client)) throw new ConfigError([{ path: 'client', message: 'must be a connected node-redis client' }], 'RedisPayoutLedger');
-    this.#client = client;
+    const redis = redisConnection(client);
+    if (redis === undefined) throw new ConfigError([{ path: 'client', message: 'must be a connected client of node-redis or ioredis' }], 'RedisPayoutLedger');
+    this.#redis = redis;
     this.prefix = options.prefix ?? 'pay-form:payout:';
     this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    this.replicas = options.replicas ?? replicaDefault(redis.topology);
+    this.replicaWaitMs = options.replicaWaitMs ?? 1000;
     requireOptions('RedisPayoutLedger', [
-      ['prefix', typeof this.prefix === 'string' ? undefined : 'must be a string'],
+      ['prefix', redisPrefix(this.prefix)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
+      ['replicas', count(this.replicas)],
+      ['replicaWaitMs', timerMilliseconds(this.replicaWaitMs)],
     ]);
   }
 
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {
     const lease = String(Math.max(1, Math.ceil(claim.leaseMs)));
-    return toEntry(await this.#run(CLAIM, key, [claim.token, claim.fingerprint, lease]));
+    const args = [claim.token, claim.fingerprint, lease];
+    if (this.replicas === 0) return toEntry(await CLAIM.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs));
+    const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
+    const { reply, replicas } = await CLAIM.runAndWait(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs + this.replicaWaitMs);
+    const held = toEntry(reply);
+    // Ours, but too few replicas have it: a throw, so the payout is refused and the claim released.
+    if (held === undefined && replicas < this.replicas) {
+      throw new Error(`Redis: the claim reached ${replicas} of ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
+    }
+    return held;
   }
 
   async finish(key: string, token: string, outcome: PayoutFinish): Promise<void> {
@@ -150,9 +189,14 @@ export class RedisPayoutLedger implements PayoutLedger {
     return toEntry(await this.#run(GET, key, []));
   }
 
-  #run(script: string, key: string, args: string[]): Promise<unknown> {
-    // One hash tag for both keys, so a Redis Cluster keeps them in one slot as a script requires.
+  /** The entry, its lease and the tokens released, under one hash tag: one slot on a cluster, as a
+   *  script needs. */
+  #keys(key: string): string[] {
     const entry = `${this.prefix}{${key}}`;
-    return redisCommand(this.#client, ['EVAL', script, '2', entry, `${entry}:lease`, ...args], this.commandTimeoutMs);
+    return [entry, `${entry}:lease`, `${entry}:released`];
+  }
+
+  #run(script: RedisScript, key: string, args: string[]): Promise<unknown> {
+    return script.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs);
   }
 }

@@ -70,7 +70,7 @@ function orderOf(payload: CallbackPayload): CallbackOrder {
   return typeof id === 'string' || typeof id === 'number' ? parseRequestId(String(id)) : { orderRef: undefined, attempt: undefined };
 }
 
-/** A finish that failed is tried again this often, while the claim's lease lasts. */
+/** A finish that failed is tried again this often (the last pause over and over), while the claim's lease lasts. */
 const FINISH_RETRY_MS = [100, 400, 1000, 2000, 5000];
 
 // Answers are immutable, so the few fixed ones are built once rather than per delivery.
@@ -133,7 +133,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       onError?.(error);
       const until = Date.now() + leaseMs;
       void (async () => {
-        for (const ms of FINISH_RETRY_MS) {
+        for (let i = 0; ; i++) {
+          const ms = FINISH_RETRY_MS[Math.min(i, FINISH_RETRY_MS.length - 1)] as number;
           if (Date.now() + ms >= until) return;
           await new Promise((resolve) => setTimeout(resolve, ms));
           if (await store.finish(callback).then(() => true, () => false)) return;

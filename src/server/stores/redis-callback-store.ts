@@ -1,27 +1,16 @@
-// CallbackStore on Redis, for several servers behind one callback URL (docs/stores.md). It
-// talks to a connected node-redis client through the few methods below (redis-client.ts), so pay-form
-// never imports the `redis` package (an optional peer dependency) and its types do not need it either;
-// the same client can serve RedisPayoutLedger.
+// CallbackStore on Redis (one server, a Sentinel-managed primary or a Redis Cluster), for several
+// servers behind one callback URL (docs/stores.md). It talks to a connected client of node-redis or
+// ioredis through redis-connection.ts, so pay-form never imports either library (optional peer
+// dependencies) and its types do not need them; the same client can serve RedisPayoutLedger.
 import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
 import { PAID_STATUS } from '../../service/checkout.js';
 import { Watchers } from './watchers.js';
-import { isRedisCommandClient, redisCommand, type RedisCommandClient } from './redis-client.js';
+import type { RedisClientLike } from './redis-client.js';
+import { redisConnection, redisPrefix, replicaDefault, type RedisConnection, type RedisSubscription } from './redis-connection.js';
+import { RedisScript } from './redis-script.js';
+import { sendUntilTaken } from './retry.js';
 import { ConfigError, StoreError, requireOptions } from '../errors.js';
-import { milliseconds, timerMilliseconds } from '../../service/option-rules.js';
-
-/** The subscriber connection: what node-redis's `client.duplicate()` gives. */
-export interface RedisSubscriberLike {
-  connect(): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  destroy?(): unknown;
-}
-
-/** The part of a connected node-redis client (v5 and later) the store uses: commands, and a second
- *  connection for pub/sub. */
-export interface RedisClientLike extends RedisCommandClient {
-  duplicate(): RedisSubscriberLike;
-}
+import { count, milliseconds, timerMilliseconds } from '../../service/option-rules.js';
 
 export interface RedisCallbackStoreOptions {
   /** Put before every key and the channel name. Default 'pay-form:'. */
@@ -34,41 +23,44 @@ export interface RedisCallbackStoreOptions {
   commandTimeoutMs?: number;
   /** Told about subscriber errors (pub/sub is only a hint: the status handler also re-reads). */
   onError?: (error: unknown) => void;
+  /**
+   * How many replicas must hold a claim and a finish before they count (WAIT): fewer within
+   * replicaWaitMs and the callback is answered 503 (delivered again). Default 1 on a cluster or
+   * Sentinel client, 0 (no WAIT) on a standalone one.
+   */
+  replicas?: number;
+  /** WAIT's time limit, on top of commandTimeoutMs. Default 1000. */
+  replicaWaitMs?: number;
 }
 
-/**
- * Every key of one order carries the order reference as its hash tag: `{prefix}{{order}}:`. A brace in
- * the prefix would be the tag instead (every key in one hash slot), so the prefix holds none; the order
- * reference is percent-encoded, so no `{`, `}` or `:` of it changes the key's shape, and no prefix
- * followed by one store's keys can be another store's key.
- */
-const prefixProblem = (prefix: unknown): string | undefined =>
-  typeof prefix !== 'string'
-    ? 'must be a string'
-    : /[{}]/.test(prefix)
-      ? 'must not hold "{" or "}" (each key\'s hash tag is its order reference)'
-      : undefined;
-
-// Every key of one order carries the order reference as its hash tag ({…}, percent-encoded so that
-// no `{`, `}` or `:` of the reference can change the key's shape), so each script touches one hash slot.
+// Every key of one order carries the order reference as its hash tag: `{prefix}{{order}}:`, the order
+// reference percent-encoded, so no `{`, `}` or `:` of it changes the key's shape, each script touches
+// one hash slot, and no prefix followed by one store's keys can be another store's key. A brace in the
+// prefix would be the tag instead, so the prefix holds none (redisPrefix).
 
 // claim: a finished callback answers finished; a live claim answers in-flight; else a new claim with
-// the lease. The claim's value is this claim's own token, so release() frees only its own claim.
-const CLAIM = `local v = redis.call('GET', KEYS[1])
+// the lease. The claim's value is this claim's own token, so release() frees only its own claim. A
+// token already released (KEYS[2]) takes nothing: its caller gave up, and a client that sends commands
+// again after reconnecting (ioredis does) can deliver the claim after its release.
+const CLAIM = new RedisScript(`if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 'in-flight' end
+local v = redis.call('GET', KEYS[1])
 if v == 'done' then return 'finished' end
 if v then return 'in-flight' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 'claimed'`;
+return 'claimed'`);
 
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1`;
+// ARGV: token, ttlMs (how long the release is remembered).
+const RELEASE = new RedisScript(`redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`);
 
 // finish: the callback done, its outcome for its attempt (a success is never overwritten; the first one
 // marks the order paid), and the news of it, in one step: a waiter that hears the news always finds it.
 // An outcome is the JSON of { status, invoice_id } in that order, so a success starts with the same 20
 // characters.
 // ARGV: ttlMs, the attempt's field, the outcome's JSON, '1' for a success, channel, order reference.
-const FINISH = `redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
+const FINISH = new RedisScript(`redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
 if KEYS[2] then
   local own = redis.call('HGET', KEYS[2], ARGV[2])
   if ARGV[4] == '1' then
@@ -80,50 +72,57 @@ if KEYS[2] then
   redis.call('PEXPIRE', KEYS[2], ARGV[1])
   redis.call('PUBLISH', ARGV[5], ARGV[6])
 end
-return 1`;
+return 1`);
 
 // status: the order's payment and the asked attempt's own status (ARGV[2] '0': the current attempt).
-const STATUS = `local attempt = ARGV[1]
+const STATUS = new RedisScript(`local attempt = ARGV[1]
 if ARGV[2] == '0' then attempt = redis.call('HGET', KEYS[1], 'current') or '' end
-return redis.call('HMGET', KEYS[1], 'paid', 'a:' .. attempt)`;
+return redis.call('HMGET', KEYS[1], 'paid', 'a:' .. attempt)`);
 
 // startAttempt: a paid order answers paid; else the attempt becomes the order's current one.
-const START = `if redis.call('HEXISTS', KEYS[1], 'paid') == 1 then return 'paid' end
+const START = new RedisScript(`if redis.call('HEXISTS', KEYS[1], 'paid') == 1 then return 'paid' end
 redis.call('HSET', KEYS[1], 'current', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 'started'`;
+return 'started'`);
 
 /**
- * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected node-redis client.
- * Every command fails fast while the client is not connected, and after commandTimeoutMs otherwise,
- * so the callback handler answers 503 and the service delivers again.
+ * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected client of
+ * node-redis or ioredis. Every command fails fast while the client is not connected, and after
+ * commandTimeoutMs otherwise, so the callback handler answers 503 and the service delivers again.
  */
 export class RedisCallbackStore implements CallbackStore {
   readonly prefix: string;
   readonly leaseMs: number;
   readonly ttlMs: number;
   readonly commandTimeoutMs: number;
-  readonly #client: RedisClientLike;
+  readonly replicas: number;
+  readonly replicaWaitMs: number;
+  readonly #redis: RedisConnection;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #tokens = new Map<string, string>();
   readonly #watchers = new Watchers();
-  #subscriber: Promise<RedisSubscriberLike> | undefined;
+  #subscription: RedisSubscription | undefined;
 
   constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
-    if (!isRedisCommandClient(client) || typeof client.duplicate !== 'function') {
-      throw new ConfigError([{ path: 'client', message: 'must be a connected node-redis client (createClient from the redis package)' }], 'RedisCallbackStore');
+    const redis = redisConnection(client);
+    if (redis === undefined || typeof (client as { duplicate?: unknown }).duplicate !== 'function') {
+      throw new ConfigError([{ path: 'client', message: 'must be a connected client of node-redis or ioredis' }], 'RedisCallbackStore');
     }
-    this.#client = client;
+    this.#redis = redis;
     this.prefix = options.prefix ?? 'pay-form:';
     this.leaseMs = options.leaseMs ?? 60_000;
     this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    this.replicas = options.replicas ?? replicaDefault(redis.topology);
+    this.replicaWaitMs = options.replicaWaitMs ?? 1000;
     this.#onError = options.onError;
     requireOptions('RedisCallbackStore', [
-      ['prefix', prefixProblem(this.prefix)],
+      ['prefix', redisPrefix(this.prefix)],
       ['leaseMs', milliseconds(this.leaseMs)],
       ['ttlMs', milliseconds(this.ttlMs)],
       ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
+      ['replicas', count(this.replicas)],
+      ['replicaWaitMs', timerMilliseconds(this.replicaWaitMs)],
     ]);
   }
 
@@ -136,66 +135,86 @@ export class RedisCallbackStore implements CallbackStore {
     return `${this.prefix}{${encodeURIComponent(orderRef)}}:`;
   }
 
-  #claimKey(callback: CallbackRecord): string {
-    return `${this.#orderKey(callback.order_ref)}callback:${claimKey(callback)}`;
+  /** A callback's claim, and the tokens released on its order. */
+  #claimKeys(callback: CallbackRecord): [string, string] {
+    const order = this.#orderKey(callback.order_ref);
+    return [`${order}callback:${claimKey(callback)}`, `${order}released`];
   }
 
-  #send(args: string[]): Promise<unknown> {
-    // Fails at once while the client is not connected (node-redis would queue the command until it
-    // reconnects) and after commandTimeoutMs otherwise: the callback handler then answers 503.
-    return redisCommand(this.#client, args, this.commandTimeoutMs);
+  /**
+   * A write that must outlive a failover: with `replicas`, followed by WAIT on the same connection.
+   * Answers the script's reply and whether enough replicas acknowledged it.
+   */
+  async #durable(script: RedisScript, keys: string[], args: string[]): Promise<[reply: unknown, kept: boolean]> {
+    if (this.replicas === 0) return [await script.run(this.#redis, keys, args, this.commandTimeoutMs), true];
+    const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
+    const { reply, replicas } = await script.runAndWait(this.#redis, keys, args, wait, this.commandTimeoutMs + this.replicaWaitMs);
+    return [reply, replicas >= this.replicas];
+  }
+
+  #tooFew(step: string): StoreError {
+    return new StoreError(`Redis: the ${step} reached fewer than ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
   }
 
   async claim(callback: CallbackRecord): Promise<ClaimResult> {
-    const key = this.#claimKey(callback);
+    const keys = this.#claimKeys(callback);
     const token = `in-flight:${crypto.randomUUID()}`;
+    // Unbounded: node-redis would drop it unsent at a limit. Sent again until taken: a claim that ran on
+    // a primary which died before answering is held by its replica now, for the lease otherwise.
+    const release = () => sendUntilTaken(() => RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)]), this.leaseMs);
     let answer: unknown;
+    let kept: boolean;
     try {
-      answer = await this.#send(['EVAL', CLAIM, '1', key, token, String(this.leaseMs)]);
+      [answer, kept] = await this.#durable(CLAIM, keys, [token, String(this.leaseMs)]);
     } catch (error) {
       // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
       // the release goes out on the same connection, so Redis runs it after the claim, and the key does
-      // not wait for the lease. No limit on it: node-redis would drop it unsent at the limit.
-      if (this.#client.isReady !== false) {
-        this.#client.sendCommand(['EVAL', RELEASE, '1', key, token]).catch(() => undefined);
-      }
+      // not wait for the lease.
+      void release();
       throw error;
     }
-    if (answer === 'claimed') this.#tokens.set(key, token);
+    if (answer === 'claimed' && !kept) {
+      // Only the primary holds it: a failover now could hand the callback to a second onStatus.
+      void release();
+      throw this.#tooFew('claim');
+    }
+    if (answer === 'claimed') this.#tokens.set(keys[0], token);
     if (answer === 'claimed' || answer === 'finished' || answer === 'in-flight') return answer;
     throw new StoreError(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
 
   async finish(callback: CallbackRecord): Promise<void> {
-    const key = this.#claimKey(callback);
+    const [key] = this.#claimKeys(callback);
     const { order_ref, attempt, status, invoice_id } = callback;
-    const args = order_ref === ''
-      ? ['EVAL', FINISH, '1', key, String(this.ttlMs)]
-      : ['EVAL', FINISH, '2', key, `${this.#orderKey(order_ref)}order`, String(this.ttlMs), `a:${attempt}`,
-          JSON.stringify({ status, invoice_id }), status === PAID_STATUS ? '1' : '0', this.#channel, order_ref];
+    const [keys, args] = order_ref === ''
+      ? [[key], [String(this.ttlMs)]]
+      : [[key, `${this.#orderKey(order_ref)}order`],
+          [String(this.ttlMs), `a:${attempt}`, JSON.stringify({ status, invoice_id }), status === PAID_STATUS ? '1' : '0', this.#channel, order_ref]];
     try {
-      await this.#send(args);
+      // Too few replicas: a 503 now, and the callback handler finishes again while the lease lasts.
+      const [, kept] = await this.#durable(FINISH, keys, args);
+      if (!kept) throw this.#tooFew('finish');
     } finally {
       this.#tokens.delete(key);
     }
   }
 
   async release(callback: CallbackRecord): Promise<void> {
-    const key = this.#claimKey(callback);
-    const token = this.#tokens.get(key);
+    const keys = this.#claimKeys(callback);
+    const token = this.#tokens.get(keys[0]);
     if (token === undefined) return;
-    await this.#send(['EVAL', RELEASE, '1', key, token]);
-    this.#tokens.delete(key);
+    await RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)], this.commandTimeoutMs);
+    this.#tokens.delete(keys[0]);
   }
 
   async status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined> {
-    const reply = await this.#send(['EVAL', STATUS, '1', `${this.#orderKey(orderRef)}order`, attempt ?? '', attempt === undefined ? '0' : '1']);
+    const reply = await STATUS.run(this.#redis, [`${this.#orderKey(orderRef)}order`], [attempt ?? '', attempt === undefined ? '0' : '1'], this.commandTimeoutMs);
     const [paid, own] = Array.isArray(reply) ? reply : [];
     return orderStatus({ paid: parseOrderStatus(paid), own: parseOrderStatus(own) });
   }
 
   async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
-    const answer = await this.#send(['EVAL', START, '1', `${this.#orderKey(orderRef)}order`, attempt, String(this.ttlMs)]);
+    const answer = await START.run(this.#redis, [`${this.#orderKey(orderRef)}order`], [attempt, String(this.ttlMs)], this.commandTimeoutMs);
     if (answer === 'started' || answer === 'paid') return answer;
     throw new StoreError(`Redis: unexpected answer to the attempt's start: ${String(answer)}`);
   }
@@ -208,26 +227,21 @@ export class RedisCallbackStore implements CallbackStore {
 
   /** Closes the subscriber connection (the client given is the caller's to close). */
   async close(): Promise<void> {
-    const subscriber = this.#subscriber;
-    this.#subscriber = undefined;
-    const connected = await subscriber?.catch(() => undefined);
-    connected?.destroy?.();
+    this.#subscription?.close();
+    this.#subscription = undefined;
   }
 
+  // An ordinary channel, not a sharded one: on a cluster PUBLISH reaches every node, so one subscription
+  // per server hears every order (docs/stores.md, the status wait on a cluster).
   #subscribe(): void {
-    if (this.#subscriber !== undefined) return;
-    const subscriber = this.#client.duplicate();
-    subscriber.on('error', (error) => this.#onError?.(error));
-    this.#subscriber = (async () => {
-      await subscriber.connect();
-      await subscriber.subscribe(this.#channel, (orderRef) => this.#watchers.notify(orderRef));
-      return subscriber;
-    })();
-    this.#subscriber.catch((error: unknown) => {
+    if (this.#subscription !== undefined) return;
+    const subscription = this.#redis.subscribe(this.#channel, (orderRef) => this.#watchers.notify(orderRef), (error) => this.#onError?.(error));
+    this.#subscription = subscription;
+    subscription.subscribed.catch((error: unknown) => {
       // Try again on the next watch; meanwhile the status handler's re-reads carry the news.
       this.#onError?.(error);
-      subscriber.destroy?.();
-      this.#subscriber = undefined;
+      subscription.close();
+      if (this.#subscription === subscription) this.#subscription = undefined;
     });
   }
 }

@@ -1,35 +1,71 @@
-// The Redis commands pay-form sends, through a small structural type: the merchant passes a connected
-// node-redis client (`await createClient(...).connect()`, v5 or later) and pay-form never imports
-// 'redis', so the package works without it and its types do not depend on it. Any client with the
-// same method shape fits. RedisCallbackStore's client type is this one plus `duplicate()` for pub/sub.
-import { StoreError } from '../errors.js';
+// The Redis clients pay-form takes, as structural types: the merchant passes a connected client of
+// node-redis (`redis` 5 or later: createClient, createCluster, createSentinel) or of ioredis (new Redis,
+// new Cluster, Redis with `sentinels`), and pay-form never imports either library, so the package
+// works without them and its types do not depend on them. Each type names only the methods pay-form
+// calls; redis-connection.ts tells the shapes apart at run time and speaks to each through one
+// interface (docs/stores.md, Clients).
 
-/** The part of a connected node-redis client that sends commands. */
-export interface RedisCommandClient {
+/** node-redis's `multi()`, used only as a pipeline: commands written together, replies in order. */
+interface NodeRedisBatch<Words extends unknown[]> {
+  addCommand(...command: Words): NodeRedisBatch<Words>;
+  /** Sends the commands written together on one connection, not as a transaction. */
+  execAsPipeline(): Promise<unknown[]>;
+}
+
+/** A connected node-redis client (`createClient`), or any object with its command method. */
+export interface NodeRedisClientLike {
   /** false while the client is not connected: commands then fail at once instead of queueing. */
   readonly isReady?: boolean;
   sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  multi?(): NodeRedisBatch<[args: string[]]>;
 }
 
-/** True when `client` can send commands; for option checks. */
-export function isRedisCommandClient(client: unknown): client is RedisCommandClient {
-  return typeof client === 'object' && client !== null && typeof (client as { sendCommand?: unknown }).sendCommand === 'function';
+/** A connected node-redis cluster client (`createCluster`): commands routed by their first key. */
+export interface NodeRedisClusterLike {
+  readonly isReady: boolean;
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
+  multi(routing?: string): NodeRedisBatch<[firstKey: string, isReadonly: boolean, args: string[]]>;
 }
 
-/**
- * Sends one command, failing at once while the client is disconnected and after `timeoutMs` otherwise.
- * A disconnected node-redis client queues commands until it reconnects, which would hold a caller
- * (and a payout) forever; the race is the bound for clients that ignore the `timeout` option.
- */
-export async function redisCommand(client: RedisCommandClient, args: string[], timeoutMs: number): Promise<unknown> {
-  if (client.isReady === false) throw new StoreError('Redis is not connected');
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([client.sendCommand(args, { timeout: timeoutMs }), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** A connected node-redis Sentinel client (`createSentinel`): commands go to the primary it found. */
+export interface NodeRedisSentinelLike {
+  readonly isReady: boolean;
+  sendCommand(isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
+  multi(): NodeRedisBatch<[isReadonly: boolean, args: string[]]>;
 }
+
+/** The subscriber connection of node-redis: what `duplicate()` gives, once connected. */
+export interface RedisSubscriberLike {
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  destroy?(): unknown;
+}
+
+/** An ioredis client: `new Redis(...)` (standalone or through `sentinels`) or `new Cluster(...)`. */
+export interface IoredisLike {
+  /** `ready` once connected (ioredis queues commands in the other states). */
+  readonly status: string;
+  readonly isCluster: boolean;
+  call(command: string, ...args: string[]): Promise<unknown>;
+  /** Commands written together on one connection (on a cluster: to the node of their keys' slot). */
+  pipeline(commands: string[][]): { exec(): Promise<Array<[error: Error | null, result: unknown]> | null> };
+  duplicate(): IoredisLike;
+  connect(): Promise<unknown>;
+  subscribe(channel: string): Promise<unknown>;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  disconnect(): unknown;
+}
+
+/** Any client RedisPayoutLedger takes: it only sends commands. */
+export type RedisCommandClient = NodeRedisClientLike | NodeRedisClusterLike | NodeRedisSentinelLike | IoredisLike;
+
+type WithSubscriber<T> = T & { duplicate(): RedisSubscriberLike };
+
+/** Any client RedisCallbackStore takes: it sends commands, and duplicates itself for pub/sub. */
+export type RedisClientLike =
+  | WithSubscriber<NodeRedisClientLike>
+  | WithSubscriber<NodeRedisClusterLike>
+  | WithSubscriber<NodeRedisSentinelLike>
+  | IoredisLike;

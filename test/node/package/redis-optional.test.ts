@@ -1,6 +1,6 @@
-// redis is an optional peer dependency: the built pay-form/server (code and types) never imports it,
-// so a merchant without Redis installs and type-checks nothing more, and a node-redis client still
-// fits RedisCallbackStore's structural type.
+// redis is an optional peer dependency, and ioredis works as well: the built pay-form/server (code and
+// types) imports neither, so a merchant without Redis installs and type-checks nothing more, and the
+// libraries' clients still fit RedisCallbackStore's structural types.
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,12 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { distFile } from './dist.js';
 
-test("dist/server, code and declarations, never names the 'redis' package", async () => {
+test("dist/server, code and declarations, never names the 'redis' or 'ioredis' package", async () => {
   const dir = distFile('server/');
-  for (const name of await readdir(dir)) {
+  for (const name of await readdir(dir, { recursive: true })) {
     if (!/\.(js|d\.ts)$/.test(name)) continue;
     const text = await readFile(new URL(name, dir), 'utf8');
-    assert.doesNotMatch(text, /from\s+["']redis["']|import\(\s*["']redis["']\s*\)|require\(\s*["']redis["']\s*\)|["']@redis\//, name);
+    assert.doesNotMatch(text, /from\s+["'](io)?redis["']|import\(\s*["'](io)?redis["']\s*\)|require\(\s*["'](io)?redis["']\s*\)|["']@(io)?redis\//, name);
   }
 });
 

@@ -191,3 +191,34 @@ describe('MemoryCallbackStore: in-flight claims have a lease', () => {
     assert.equal(await store.claim(k), 'finished');
   });
 });
+
+test('a finish the store refuses for longer than the retry pauses (a failover) is tried again until it is taken, within the lease', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const memory = new MemoryCallbackStore({ leaseMs: 60_000 });
+  // The fault no real part shows on demand for 20 s without a 20 s test: a store refusing every finish.
+  let refusing = true;
+  const store = {
+    leaseMs: memory.leaseMs,
+    claim: memory.claim.bind(memory),
+    release: memory.release.bind(memory),
+    finish: (callback: Parameters<MemoryCallbackStore['finish']>[0]) => (refusing ? Promise.reject(new Error('failover under way')) : memory.finish(callback)),
+  };
+  let calls = 0;
+  const handler = createCallbackHandler({ secret: SECRET, store, onStatus: () => void calls++ });
+  const payload = { invoice_id: 'inv-long', request_id: 'order-long', status: 'success' };
+  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...payload, signature: await sign(payload, SECRET) }) };
+  assert.equal((await handler(new Request('http://merchant.test/callback', init))).status, 503);
+  const pass = async (ms: number) => {
+    for (let left = ms; left > 0; left -= 250) {
+      t.mock.timers.tick(250);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await pass(20_000);
+  refusing = false;
+  await pass(10_000);
+  const record = { order_ref: 'order-long', attempt: '', invoice_id: 'inv-long', status: 'success' };
+  assert.equal(await memory.claim(record), 'finished', 'recorded once the store took it');
+  assert.equal((await handler(new Request('http://merchant.test/callback', init))).status, 200);
+  assert.equal(calls, 1);
+});

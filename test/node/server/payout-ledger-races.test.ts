@@ -127,3 +127,54 @@ test('claims that reach Redis after their callers gave up are released: the next
   assert.equal(s.requests.length, 10, 'each sent once');
   t.diagnostic(`10 payouts while Redis was stopped: 10 PayoutLedgerError, 0 sent; once it answered, ${left.filter((e) => e === undefined).length} of 10 request_ids free and 10 retries sent once each`);
 });
+
+/** `real`, but its next `lost` finish calls fail: the fault no real part shows on demand, a connection
+ *  lost in a failover right after the claim ran. */
+function losing(real: PayoutLedger, lost: { count: number }): PayoutLedger {
+  return {
+    claim: (key, claim) => real.claim(key, claim),
+    finish: (key, token, outcome) => (lost.count-- > 0 ? Promise.reject(new Error('connection lost')) : real.finish(key, token, outcome)),
+    resolve: (key, resolution) => real.resolve(key, resolution),
+    get: (key) => real.get(key),
+  };
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return read();
+}
+
+test('a release, or an outcome, that cannot reach the ledger (a failover under way) is sent again until it does', async () => {
+  const s = await service(happyService);
+  // A real claim that lands and is refused: this Redis has no replica, so WAIT 1 answers 0.
+  const refusing = new RedisPayoutLedger(redis, { prefix: 'release-again:', replicas: 1, replicaWaitMs: 20 });
+  const lost = { count: 2 };
+  const p = payout();
+  await fails(clientFor(s.url, { payoutLedger: losing(refusing, lost) }).createPayout(p), PayoutLedgerError);
+  assert.equal((await refusing.get(keyOf(p)))?.state, 'in-flight', 'the claim landed, and the first release was lost');
+  assert.equal(await until(() => refusing.get(keyOf(p)), (e) => e === undefined), undefined, 'released by a later attempt');
+  assert.equal(lost.count, -1, 'two attempts lost, the third taken');
+  assert.equal(s.requests.length, 0);
+
+  const real = new RedisPayoutLedger(redis, { prefix: 'record-again:' });
+  const paid = payout();
+  lost.count = 2;
+  const invoice = await clientFor(s.url, { payoutLedger: losing(real, lost) }).createPayout(paid);
+  assert.equal((await real.get(keyOf(paid)))?.state, 'in-flight', 'sent, and its first record lost');
+  const recorded = await until(() => real.get(keyOf(paid)), (e) => e?.state === 'paid');
+  assert.equal(recorded?.state === 'paid' && recorded.invoice['invoice_id'], invoice.invoice_id, 'recorded by a later attempt');
+  assert.equal(s.requests.length, 1);
+});
+
+test('RedisPayoutLedger: a claim that arrives after its own release (a client that resends commands after reconnecting) takes nothing', async () => {
+  const ledger = new RedisPayoutLedger(redis, { prefix: 'resent:' });
+  const key = keyOf(payout());
+  await ledger.finish(key, 'gave-up', { state: 'free' });
+  assert.deepEqual(await ledger.claim(key, { token: 'gave-up', fingerprint: 'fp', leaseMs: 60_000 }), { state: 'unknown', fingerprint: 'fp', reason: 'released' });
+  assert.equal(await ledger.get(key), undefined, 'the request_id stays free');
+  assert.equal(await ledger.claim(key, { token: 'next-call', fingerprint: 'fp', leaseMs: 60_000 }), undefined, 'and the next call claims it');
+});

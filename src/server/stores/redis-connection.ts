@@ -1,0 +1,207 @@
+// One way for RedisCallbackStore and RedisPayoutLedger to talk to Redis, whatever client the merchant
+// passed (redis-client.ts): each shape is recognised at run time by the methods only it has, never by
+// importing its library, and spoken to through RedisConnection. Every command names the key whose
+// hash slot routes it, so a cluster client sends it to the node holding that slot.
+import type {
+  IoredisLike,
+  NodeRedisClientLike,
+  NodeRedisClusterLike,
+  NodeRedisSentinelLike,
+  RedisClientLike,
+  RedisCommandClient,
+  RedisSubscriberLike,
+} from './redis-client.js';
+
+export type RedisTopology = 'standalone' | 'sentinel' | 'cluster';
+
+/** A subscription on its own connection; `subscribed` settles once Redis confirmed it. */
+export interface RedisSubscription {
+  readonly subscribed: Promise<void>;
+  close(): void;
+}
+
+export interface RedisConnection {
+  readonly topology: RedisTopology;
+  /** false while the client cannot send now: commands then fail at once rather than queue. */
+  ready(): boolean;
+  /** One command, sent to the node holding `key`'s slot; node-redis drops it unsent after `timeoutMs`. */
+  send(key: string, args: readonly string[], timeoutMs?: number): Promise<unknown>;
+  /** Commands written together on one connection to the node holding `key`'s slot: their replies in
+   *  order, or the first error one of them got. WAIT counts the writes of its own connection only, so a
+   *  write and its WAIT must travel this way. */
+  pipeline(key: string, commands: ReadonlyArray<readonly string[]>): Promise<unknown[]>;
+  /** Subscribes to `channel` on a duplicate of the client (a connection of its own). */
+  subscribe(channel: string, listener: (message: string) => void, onError: (error: unknown) => void): RedisSubscription;
+}
+
+type Fields = Record<string, unknown>;
+const has = (client: unknown, method: string): boolean =>
+  typeof client === 'object' && client !== null && typeof (client as Fields)[method] === 'function';
+
+const isIoredis = (client: unknown): client is IoredisLike =>
+  has(client, 'call') && has(client, 'pipeline') && typeof (client as Fields)['isCluster'] === 'boolean';
+
+/** A node-redis pipeline's replies; some versions throw every reply (in `replies`) when one failed. */
+async function pipelined(run: () => Promise<unknown[]>): Promise<unknown[]> {
+  try {
+    return await run();
+  } catch (error) {
+    const replies = (error as { replies?: unknown } | null)?.replies;
+    throw (Array.isArray(replies) && replies.find((reply) => reply instanceof Error)) || error;
+  }
+}
+
+/** node-redis's subscriber: the same for its three clients, all of which duplicate themselves. */
+function nodeRedisSubscribe(
+  client: Subscribable,
+  channel: string,
+  listener: (message: string) => void,
+  onError: (error: unknown) => void,
+): RedisSubscription {
+  if (client.duplicate === undefined) throw new TypeError('this Redis client cannot duplicate itself for pub/sub');
+  const subscriber = client.duplicate();
+  let closed = false;
+  subscriber.on('error', onError);
+  const subscribed = (async () => {
+    await subscriber.connect();
+    if (closed) throw new Error('closed');
+    await subscriber.subscribe(channel, listener);
+  })();
+  return {
+    subscribed,
+    close() {
+      closed = true;
+      // Closing before connect() ended: node-redis rejects that connect, which the caller already handles.
+      Promise.resolve(subscriber.destroy?.()).catch(() => undefined);
+    },
+  };
+}
+
+type Subscribable = { readonly isReady?: boolean; duplicate?(): RedisSubscriberLike };
+type Timeout = { timeout: number } | undefined;
+
+/** node-redis's three clients differ only in how a command names its route. */
+function nodeRedis(
+  topology: RedisTopology,
+  client: Subscribable,
+  send: (key: string, args: string[], options: Timeout) => Promise<unknown>,
+  batch: (key: string, commands: string[][]) => Promise<unknown[]>,
+): RedisConnection {
+  return {
+    topology,
+    ready: () => client.isReady !== false,
+    send: (key, args, timeout) => send(key, [...args], timeout === undefined ? undefined : { timeout }),
+    pipeline: (key, commands) => pipelined(() => batch(key, commands.map((args) => [...args]))),
+    subscribe: (channel, listener, onError) => nodeRedisSubscribe(client, channel, listener, onError),
+  };
+}
+
+const nodeRedisClient = (client: NodeRedisClientLike & Subscribable) =>
+  nodeRedis('standalone', client, (_key, args, options) => client.sendCommand(args, options), (_key, commands) => {
+    const multi = client.multi?.();
+    // Without multi (an object with sendCommand only): one connection writes them in order as sent.
+    if (multi === undefined) return Promise.all(commands.map((args) => client.sendCommand(args)));
+    return commands.reduce((batch, args) => batch.addCommand(args), multi).execAsPipeline();
+  });
+
+// multi(key) pins the batch to the node of key's slot: no redirect is followed inside it.
+const nodeRedisCluster = (client: NodeRedisClusterLike & Subscribable) =>
+  nodeRedis('cluster', client, (key, args, options) => client.sendCommand(key, false, args, options), (key, commands) =>
+    commands.reduce((batch, args) => batch.addCommand(key, false, args), client.multi(key)).execAsPipeline(),
+  );
+
+const nodeRedisSentinel = (client: NodeRedisSentinelLike & Subscribable) =>
+  nodeRedis('sentinel', client, (_key, args, options) => client.sendCommand(false, args, options), (_key, commands) =>
+    commands.reduce((batch, args) => batch.addCommand(false, args), client.multi()).execAsPipeline(),
+  );
+
+function ioredis(client: IoredisLike): RedisConnection {
+  const options = (client as unknown as Fields)['options'] as Fields | undefined;
+  const sentinels = options?.['sentinels'];
+  return {
+    topology: client.isCluster ? 'cluster' : Array.isArray(sentinels) && sentinels.length > 0 ? 'sentinel' : 'standalone',
+    ready: () => client.status === 'ready',
+    send: (_key, [command = '', ...args]) => client.call(command, ...args),
+    pipeline: async (_key, commands) => {
+      // On a cluster, ioredis sends a pipeline to the node of its keys' slot (WAIT has none).
+      const replies = await client.pipeline(commands.map((args) => ['call', ...args])).exec();
+      if (replies === null) throw new Error('Redis: the pipeline was discarded');
+      const failed = replies.find(([error]) => error !== null);
+      if (failed) throw failed[0];
+      return replies.map(([, reply]) => reply);
+    },
+    subscribe(channel, listener, onError) {
+      const subscriber = client.duplicate();
+      let closed = false;
+      subscriber.on('error', (error) => onError(error));
+      subscriber.on('message', (from, message) => {
+        if (from === channel && typeof message === 'string') listener(message);
+      });
+      const subscribed = (async () => {
+        if (subscriber.status === 'wait') await subscriber.connect();
+        else if (subscriber.status !== 'ready') {
+          // With enableOfflineQueue: false, a SUBSCRIBE before the connection is ready fails.
+          await new Promise<void>((resolve, reject) => {
+            subscriber.once('ready', () => resolve());
+            subscriber.once('end', () => reject(new Error('Redis: the subscriber connection ended')));
+          });
+        }
+        if (closed) throw new Error('closed');
+        await subscriber.subscribe(channel);
+      })();
+      return {
+        subscribed,
+        close() {
+          closed = true;
+          subscriber.disconnect();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * A pinned pipeline that met MOVED (the slot has a new primary, after a failover) was not run there.
+ * One command through the client's own routing teaches it the new owner; the pipeline then goes once
+ * more, to that node.
+ */
+function followMoved(redis: RedisConnection): RedisConnection {
+  const pipeline = redis.pipeline;
+  return {
+    ...redis,
+    async pipeline(key, commands) {
+      try {
+        return await pipeline(key, commands);
+      } catch (error) {
+        if (!(error instanceof Error && error.message.startsWith('MOVED'))) throw error;
+        await redis.send(key, ['EXISTS', key]);
+        return pipeline(key, commands);
+      }
+    },
+  };
+}
+
+function recognise(client: RedisCommandClient | RedisClientLike): RedisConnection | undefined {
+  if (isIoredis(client)) return ioredis(client);
+  if (!has(client, 'sendCommand')) return undefined;
+  // node-redis's Sentinel client alone has getMasterNode, its cluster client alone nodeClient.
+  if (has(client, 'getMasterNode') && has(client, 'multi')) return nodeRedisSentinel(client as NodeRedisSentinelLike);
+  if (has(client, 'nodeClient') && has(client, 'multi')) return nodeRedisCluster(client as NodeRedisClusterLike);
+  return nodeRedisClient(client as NodeRedisClientLike);
+}
+
+/** The connection for a client of any shape pay-form takes; undefined for anything else. */
+export function redisConnection(client: RedisCommandClient | RedisClientLike): RedisConnection | undefined {
+  const redis = recognise(client);
+  return redis?.topology === 'cluster' ? followMoved(redis) : redis;
+}
+
+/** A key prefix's problem, if any: it must be a string without `{` or `}`, since pay-form places the hash tags. */
+export function redisPrefix(prefix: unknown): string | undefined {
+  return typeof prefix === 'string' && !/[{}]/.test(prefix) ? undefined : 'must be a string without { or } (pay-form places the hash tags)';
+}
+
+/** WAIT's default: a cluster or a Sentinel set has replicas to fail over to; a lone server may have none. */
+export function replicaDefault(topology: RedisTopology): number {
+  return topology === 'standalone' ? 0 : 1;
+}
