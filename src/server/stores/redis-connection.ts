@@ -11,6 +11,7 @@ import type {
   RedisCommandClient,
   RedisSubscriberLike,
 } from './redis-client.js';
+import { StoreError } from '../errors.js';
 
 export type RedisTopology = 'standalone' | 'sentinel' | 'cluster';
 
@@ -58,7 +59,7 @@ function nodeRedisSubscribe(
   listener: (message: string) => void,
   onError: (error: unknown) => void,
 ): RedisSubscription {
-  if (client.duplicate === undefined) throw new TypeError('this Redis client cannot duplicate itself for pub/sub');
+  if (client.duplicate === undefined) throw new StoreError('this Redis client cannot duplicate itself for pub/sub');
   const subscriber = client.duplicate();
   let closed = false;
   subscriber.on('error', onError);
