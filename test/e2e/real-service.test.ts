@@ -11,8 +11,16 @@ import { startDemo } from './harness.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VITE_BIN = `${ROOT}node_modules/vite/bin/vite.js`;
 
+// The demo keeps each shopper's orders apart by a cookie it sets on first contact: this shopper keeps it,
+// as a browser would.
+let shopper = '';
+async function send(url: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie: shopper } });
+  shopper = response.headers.getSetCookie()[0]?.split(';')[0] ?? shopper;
+  return response;
+}
 const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  send(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 test('PAY_FORM_BASE_URL / _MERCHANT_ID / _SECRET: orders are paid at that service', async () => {
   const service = await startSandbox({ merchantId: 'real-shop', secret: 'real-secret', redirectMode: [9] });
@@ -24,7 +32,7 @@ test('PAY_FORM_BASE_URL / _MERCHANT_ID / _SECRET: orders are paid at that servic
     PAY_FORM_REDIRECT_SITE_ID: '9',
   });
   try {
-    const config = (await (await fetch(`${demo.url}/api/checkout/config`)).json()) as Record<string, unknown>;
+    const config = (await (await send(`${demo.url}/api/checkout/config`)).json()) as Record<string, unknown>;
     assert.deepEqual(config, { base_url: service.url, sandbox: false, redirect_mode_available: true });
 
     const choices = { product: 'mug', currency: 'USD', method: 'card', language: 'EN', redirect_mode: false };
