@@ -97,12 +97,27 @@ export interface WatchedPage {
   on(event: 'pageerror', listener: (error: Error) => void): unknown;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): unknown;
   on(event: 'response', listener: (response: { status(): number; url(): string }) => void): unknown;
-  on(event: 'requestfailed', listener: (request: { url(): string; failure(): { errorText: string } | null }) => void): unknown;
+  on(event: 'requestfailed', listener: (request: FailedRequest) => void): unknown;
+  on(event: 'framedetached', listener: (frame: WatchedFrame) => void): unknown;
 }
+/** Playwright's frames say `isDetached()`, puppeteer's `detached`. */
+interface WatchedFrame {
+  isDetached?(): boolean;
+  readonly detached?: boolean;
+}
+interface FailedRequest {
+  url(): string;
+  failure(): { errorText: string } | null;
+  frame(): WatchedFrame | null;
+}
+
+const isDetached = (frame: WatchedFrame | null) => frame !== null && (frame.isDetached?.() ?? frame.detached === true);
 
 /**
  * How each engine names a request cancelled because its page navigated away or its frame was removed
  * (the shop removes the framed return page once it shows the result): not a failure of the chain.
+ * Firefox sometimes names the removed frame's cancelled load NS_ERROR_FAILURE, so a failure in a frame
+ * that is gone, or goes soon after, counts as cancelled too.
  */
 const ABORTED = /^(net::ERR_ABORTED|NS_BINDING_ABORTED|Browsing context already closed\.)$/;
 
@@ -123,9 +138,22 @@ export function watchProblems(page: WatchedPage, { warnings = false, ignored = (
   page.on('response', (response) => {
     if (response.status() >= 400 && !ignored(response.url())) problems.push(`HTTP ${response.status()} ${response.url()}`);
   });
+  // Failures in frames still attached, kept until their frame is removed (which makes them cancellations).
+  const pending: { problem: string; frame: WatchedFrame | null }[] = [];
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? '';
-    if (!ABORTED.test(error) && !ignored(request.url())) problems.push(`failed: ${request.url()} ${error}`);
+    const frame = request.frame();
+    if (ABORTED.test(error) || ignored(request.url()) || isDetached(frame)) return;
+    const problem = `failed: ${request.url()} ${error}`;
+    pending.push({ problem, frame });
+    problems.push(problem);
+  });
+  page.on('framedetached', (gone) => {
+    for (const { problem, frame } of pending.filter((p) => p.frame === gone)) {
+      pending.splice(pending.findIndex((p) => p.problem === problem && p.frame === frame), 1);
+      const at = problems.indexOf(problem);
+      if (at >= 0) problems.splice(at, 1);
+    }
   });
   return problems;
 }
