@@ -4,7 +4,9 @@
 // any client and topology) or a MemoryCallbackStore. With SERVICE_URL (and MERCHANT_ID) it is a
 // whole shop: POST /token is the token handler on the same store, GET /checkout?order=… a page with
 // <pay-form> (the built dist/pay-form.min.js, at /pay-form.min.js) asking /token and /status. It prints
-// JSON lines: {"port"} once listening, {"call": key} as each onStatus starts. Settings come from the
+// JSON lines: {"port"} once listening, {"call": key} as each onStatus starts; GET /calls answers every
+// such key so far, in order (a line on the pipe can still be on its way when the delivery's answer has
+// come, so counts are asked for, not read off the pipe). Settings come from the
 // environment:
 // REDIS_URL, PREFIX, SECRET, LEASE_MS, TIMEOUT_MS, WAIT_MS, HANG_FIRST (the first onStatus never
 // returns), SLOW_MS (each onStatus takes this long), NO_WATCH (the status handler is not told of news:
@@ -55,6 +57,7 @@ if (env['NO_WATCH'] === '1') {
 }
 
 let hang = env['HANG_FIRST'] === '1';
+const calls: string[] = [];
 const slowMs = Number(env['SLOW_MS'] ?? 0);
 const callback = toNodeHandler(
   createCallbackHandler({
@@ -62,7 +65,9 @@ const callback = toNodeHandler(
     store,
     onStatusTimeoutMs,
     onStatus: async (payload) => {
-      say({ call: JSON.stringify([payload.invoice_id, payload.status]) });
+      const call = JSON.stringify([payload.invoice_id, payload.status]);
+      calls.push(call);
+      say({ call });
       if (hang) {
         hang = false;
         return new Promise<void>(() => undefined);
@@ -99,6 +104,7 @@ function checkout(res: http.ServerResponse, order: string): void {
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://worker.invalid');
   if (req.method === 'POST') return (url.pathname === '/token' && token ? token : callback)(req, res);
+  if (url.pathname === '/calls') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(calls));
   if (url.pathname === '/checkout') return checkout(res, url.searchParams.get('order') ?? '');
   if (url.pathname === '/pay-form.min.js') {
     readFile(new URL('../../dist/pay-form.min.js', import.meta.url)).then(

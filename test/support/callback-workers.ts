@@ -12,9 +12,9 @@ export const WORKER_SECRET = 'worker-secret';
 export interface Worker {
   readonly url: string;
   readonly pid: number;
-  /** The callback keys whose onStatus this process started, in order. */
-  readonly calls: string[];
-  /** Resolves at the next onStatus call this process starts. */
+  /** The callback keys whose onStatus this process started, in order, as it answers now. */
+  calls(): Promise<string[]>;
+  /** Resolves at the next onStatus call this process starts (read off its output, so it works until it dies). */
   nextCall(): Promise<string>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -24,7 +24,6 @@ export async function startWorker(env: Record<string, string>): Promise<Worker> 
     env: { ...process.env, SECRET: WORKER_SECRET, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const calls: string[] = [];
   let waiters: Array<(key: string) => void> = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
@@ -33,7 +32,6 @@ export async function startWorker(env: Record<string, string>): Promise<Worker> 
       const message = JSON.parse(line) as { port?: number; call?: string };
       if (message.port !== undefined) resolve(message.port);
       if (message.call !== undefined) {
-        calls.push(message.call);
         const woken = waiters;
         waiters = [];
         for (const wake of woken) wake(message.call);
@@ -43,13 +41,18 @@ export async function startWorker(env: Record<string, string>): Promise<Worker> 
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid as number,
-    calls,
+    calls: async () => (await (await fetch(`http://127.0.0.1:${port}/calls`)).json()) as string[],
     nextCall: () => new Promise((resolve) => waiters.push(resolve)),
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };
+}
+
+/** The onStatus calls of every worker, one list. */
+export async function callsOf(workers: readonly Worker[]): Promise<string[]> {
+  return (await Promise.all(workers.map((w) => w.calls()))).flat();
 }
 
 export interface Callback {

@@ -6,7 +6,7 @@
 // connection once the Retry-After has passed), so every pay-form-settled the pages would fire is
 // counted. The deliveries start over 4 s, as callbacks come in over time; once a third of them have
 // ended, `failover` runs.
-import { deliver, signedBody, startWorker, type Callback, type Worker } from './callback-workers.js';
+import { callsOf, deliver, signedBody, startWorker, type Callback, type Worker } from './callback-workers.js';
 import type { RedisSpec } from './redis-clients.js';
 
 export interface CallbacksRun<F> {
@@ -81,7 +81,7 @@ export async function callbacksThroughFailover<F>(
     const answers = await Promise.all(deliveries);
     return {
       answers,
-      calls: servers.flatMap((s) => s.calls),
+      calls: await callsOf(servers),
       settled: new Map(await Promise.all(pages)),
       statusRetries,
       failover: done,
