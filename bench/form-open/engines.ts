@@ -10,7 +10,7 @@
 // resource timing, from performance.now() just before the key is set; "arrives" is the service's own
 // stamp of the request against the page's clock (performance.timeOrigin, epoch milliseconds), which
 // does not depend on the engine's resource timing. run.ts measures Chromium in more depth (long tasks,
-// preconnect, a fresh page per run in a regular profile).
+// base-url set early, a fresh page per run in a regular profile).
 import { selectedEngines } from '../../test/support/engines.mjs';
 import { ENGINE_NAMES, launchEngine } from '../../test/support/engine-page.js';
 import { machine, median, quantile, report } from '../stats.js';

@@ -84,7 +84,7 @@ export async function openFormInPage({ how, base, key, waitMs }: { how: OpenHow;
     if (how === 'element') el.setAttribute('base-url', base);
     slot.append(el);
   }
-  // Let connection-time work (preconnect, first render) finish, as it would before a user's click.
+  // Let connection-time work (the first render) finish, as it would before a user's click.
   await new Promise((r) => setTimeout(r, waitMs));
   const entry = new Promise<PerformanceResourceTiming>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no resource timing for ${url}`)), 10_000);

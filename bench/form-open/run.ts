@@ -1,8 +1,8 @@
 // bench/form-open: time to form in real Chromium (playwright-core, test/support/engines.mjs).
 //   npm run bench:form-open [-- runs delayMs]
-// Method: every measurement is on a fresh page of one regular (persistent, temporary) profile: the
-// incognito contexts browser.newContext() makes ignore <link rel=preconnect> (measured: no socket
-// opens), which would hide what preconnect does for real users. Host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
+// Method: every measurement is on a fresh page of one regular (persistent, temporary) profile, as a
+// shopper's browser is: incognito contexts (browser.newContext()) ignore <link rel=preconnect>, which a
+// merchant's page may add. Host page on http://localhost, the payment service on http://127.0.0.1 (cross-origin, as in
 // production). The element is the shipped script-tag bundle dist/pay-form.min.js (run `npm run build`
 // first), served no-store.
 //   define: performance.now() before appending <script type=module src=bundle> to
@@ -17,9 +17,10 @@
 //           (epoch ms, as is the page's performance.timeOrigin + t0).
 //   longtask: PerformanceObserver('longtask', buffered) on every page, from page start to the form
 //           request; counted per kind of page.
-//   preconnect: a TCP proxy in front of the service holds each new connection's bytes for N ms
-//           (connection setup costs N ms); the element with base-url set 3N ms before the key (its
-//           <link rel=preconnect> has time to pay that cost) vs base-url and key set together;
+//   base-url early: a TCP proxy in front of the service holds each new connection's bytes for N ms
+//           (connection setup costs N ms); the element with base-url set 3N ms before the key vs
+//           base-url and key set together (the element opens no connection before the form: this
+//           shows that setting base-url early buys nothing by itself);
 //           measured to responseStart (first byte of the answer, after the proxy). Each such page gets
 //           its own proxy port (a new origin), so no socket from an earlier page can be reused.
 // The service answers `Connection: close` and the bundle `no-store`: no page inherits a warm socket.
@@ -125,7 +126,7 @@ try {
   }
 
   const preRuns = Math.max(Math.min(20, runs), Math.round(runs / 2));
-  const preconnectRows: string[] = [];
+  const earlyBaseRows: string[] = [];
   for (const [site, pageUrl] of [
     ['cross-site', hostUrl],
     ['same-site', sameSiteHostUrl],
@@ -147,9 +148,9 @@ try {
     const pre = times.element;
     const none = times['element-late-base'];
     const sock = (n: number) => ` ${(n / preRuns).toFixed(2).padStart(7)} |`;
-    preconnectRows.push(line(`${site}: base-url before the key (preconnected)`, pre, sock(sockets.element)));
-    preconnectRows.push(line(`${site}: base-url with the key (no head start)`, none, sock(sockets['element-late-base'])));
-    preconnectRows.push(`| ${`${site}: preconnect saves (median)`.padEnd(W)} | ${ms(median(none) - median(pre))} |         |         |`);
+    earlyBaseRows.push(line(`${site}: base-url set 3 x delay before the key`, pre, sock(sockets.element)));
+    earlyBaseRows.push(line(`${site}: base-url set with the key`, none, sock(sockets['element-late-base'])));
+    earlyBaseRows.push(`| ${`${site}: setting it early saves (median)`.padEnd(W)} | ${ms(median(none) - median(pre))} |         |         |`);
   }
 
   const longOf = (xs: OpenTiming[]) => xs.reduce((n, t) => n + t.longtasks.filter((d) => d > 50).length, 0);
@@ -182,11 +183,11 @@ try {
     `- long tasks (> 50 ms): ${longOf(element)} on ${element.length} pay-form pages (bundle load + open), ${longOf(iframe)} on ${iframe.length} iframe pages with the bundle, ${longOf(plain)} on ${plain.length} without`,
   );
   out.push('');
-  out.push(`preconnect: connection setup delayed ${delayMs} ms by a TCP proxy in front of the service, ${preRuns} runs per row; set key -> first byte of the form (responseStart); page on http://localhost (cross-site) or http://127.0.0.1 (same-site) with the service on http://127.0.0.1:`);
+  out.push(`base-url early: connection setup delayed ${delayMs} ms by a TCP proxy in front of the service, ${preRuns} runs per row; set key -> first byte of the form (responseStart); page on http://localhost (cross-site) or http://127.0.0.1 (same-site) with the service on http://127.0.0.1:`);
   out.push('');
   out.push(`| ${'page and base-url (ms)'.padEnd(W)} |  median |     p95 | sockets |`);
   out.push(rule('---------|'));
-  out.push(...preconnectRows);
+  out.push(...earlyBaseRows);
   await report(out.join('\n'));
 } finally {
   await browser.close();
