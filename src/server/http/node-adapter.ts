@@ -244,8 +244,16 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
       const signal = goneSignal(req, res);
       if (logic !== undefined) {
         // pay-form's own handler: its answer without a Request or a Response in between. A method a
-        // Fetch Request cannot carry (TRACE, TRACK, CONNECT) gets its 405 here too.
+        // Fetch Request cannot carry (TRACE; node:http itself refuses TRACK and hands CONNECT to
+        // 'connect' listeners) gets its 405 here too.
         writeAnswer(await logic(new NodeIncoming(req, body, signal)), res);
+        return;
+      }
+      // Any other handler never gets TRACE (a Fetch Request refuses to carry it): not the handler's
+      // mistake, nor a server error.
+      if (req.method?.toUpperCase() === 'TRACE') {
+        res.writeHead(501, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(failureBody('TRACE is not supported')));
         return;
       }
       await sendResponse(await handler(toRequest(req, nodeUrl(req), body, signal)), res);

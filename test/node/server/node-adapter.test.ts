@@ -102,6 +102,40 @@ describe('toNodeHandler', () => {
     assert.equal(response.status, 500);
     assert.ok(!(await response.text()).includes('handler bug'));
   });
+  // TRACE is the one such method node:http hands to a request listener: it refuses TRACK itself and
+  // emits 'connect' for CONNECT.
+  test('TRACE, which a Fetch Request cannot carry: 501 for any handler, which never runs, and nothing goes to next', async () => {
+    let ran = 0;
+    const nextErrors: unknown[] = [];
+    const counted: FetchHandler = async (request) => {
+      ran++;
+      return echo(request);
+    };
+    const url = await serve((req, res) =>
+      toNodeHandler(counted)(req, res, (error) => {
+        nextErrors.push(error);
+        res.writeHead(599).end();
+      }),
+    );
+    for (const method of ['TRACE', 'trace']) {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${url}/x`, { method });
+        req.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(answer.status, 501, method);
+      assert.deepEqual(JSON.parse(answer.body), { success: false, message: 'TRACE is not supported' });
+    }
+    assert.equal(ran, 0);
+    assert.deepEqual(nextErrors, []);
+  });
+
   test('behind express.raw(): a Buffer already in req.body is used as the raw body', async () => {
     const raw = Buffer.from('{"k":1}');
     const url = await serve((req, res) => {
