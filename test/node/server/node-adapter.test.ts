@@ -28,10 +28,10 @@ const echo: FetchHandler = async (request) => {
 };
 
 /** Sends a raw request with node:http; resolves with the status as soon as an answer arrives. */
-function rawPost(url: string, declaredLength: number | undefined, chunks: Buffer[]): Promise<{ status: number; body: string }> {
+function rawPost(url: string, declaredLength: number | undefined, chunks: Buffer[], method = 'POST'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/x`, {
-      method: 'POST',
+      method,
       headers: { 'content-type': 'application/json', ...(declaredLength === undefined ? {} : { 'content-length': declaredLength }) },
     });
     req.on('response', (res) => {
@@ -118,17 +118,7 @@ describe('toNodeHandler', () => {
       }),
     );
     for (const method of ['TRACE', 'trace']) {
-      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${url}/x`, { method });
-        req.on('response', (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-        req.on('error', reject);
-        req.end();
-      });
+      const answer = await rawPost(url, undefined, [], method);
       assert.equal(answer.status, 501, method);
       assert.deepEqual(JSON.parse(answer.body), { success: false, message: 'TRACE is not supported' });
     }
