@@ -1,8 +1,10 @@
-// Watches the framed form as a Lit reactive controller: the result message from the return page,
-// the page's Content-Security-Policy blocking the frame, the load time limit, and whether the service
-// can be reached at all. The listeners live on window and document only while the host is connected.
+// Watches the framed form as a Lit reactive controller: its iframe's load (the controller makes the
+// iframe), the result message from the return page, the page's Content-Security-Policy blocking the
+// frame, the load time limit, and whether the service can be reached at all. The listeners live on
+// window and document only while the host is connected.
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 import { httpOrigin } from '../service/form-url.js';
+import { createFrame } from './pay-form.dom.js';
 import { parseResult, type ResultStatus } from './result.js';
 
 /** One framed form: a new object per open, so a late event of an old frame is never taken for the new one. */
@@ -11,8 +13,10 @@ export interface Frame {
   /** The form URL's origin, known from the base URL's check. */
   origin: string;
   display: 'inline' | 'modal';
-  /** Its iframe, once the host has made it: once in the document, its window is the only source a result may come from. */
-  iframe?: HTMLIFrameElement;
+  /** Its iframe, made by watch(): once in the document, its window is the only source a result may come from. */
+  iframe: HTMLIFrameElement;
+  /** What holds the iframe in the host's shadow root, set by the host: the iframe itself inline, the dialog in a modal. */
+  node?: HTMLElement;
   /** The reachability check: settles when it has answered, or had no answer in time. */
   reached?: Promise<unknown>;
   /** A result message came from it. */
@@ -77,24 +81,22 @@ export class FrameWatchController implements ReactiveController {
   }
 
   /**
-   * Shows a new frame: starts its load time limit, and the reachability check for a frame that has
-   * not loaded within CHECK_WAIT_MS (Firefox and WebKit fire no load for a closed port or an unknown
-   * host).
+   * Shows a new frame: makes its iframe (for the host to insert), starts its load time limit, and the
+   * reachability check for a frame that has not loaded within CHECK_WAIT_MS (Firefox and WebKit fire
+   * no load for a closed port or an unknown host).
    */
-  watch(frame: Frame, ms: number): void {
+  watch(form: Pick<Frame, 'url' | 'origin' | 'display'>, ms: number): void {
+    const frame = form as Frame;
     (this as Writable).frame = frame;
+    // Loaded, it is ready once the check has answered. A frame the page's CSP blocked holds an empty
+    // about:blank, which WebKit reports loaded (during the insertion) before the violation: that is not
+    // the form (a cross-origin form's document is not readable at all).
+    const iframe = (frame.iframe = createFrame(frame.url, () => {
+      if (this.frame === frame && iframe.contentDocument?.URL !== 'about:blank') void this.#reach(frame).then(() => this.#ready(frame));
+    }));
     this.#blind = false;
     setTimeout(() => frame.shown || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms);
     setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS);
-  }
-
-  /**
-   * The frame fired load: ready once the check has answered. A frame the page's CSP blocked holds an
-   * empty about:blank, which WebKit reports loaded (during the insertion) before the violation: that
-   * is not the form (a cross-origin form's document is not readable at all).
-   */
-  loaded(frame: Frame): void {
-    if (this.frame === frame && frame.iframe?.contentDocument?.URL !== 'about:blank') void this.#reach(frame).then(() => this.#ready(frame));
   }
 
   /**
@@ -135,7 +137,7 @@ export class FrameWatchController implements ReactiveController {
     const frame = this.frame;
     if (!frame) return;
     if (event instanceof MessageEvent) {
-      const source = frame.iframe?.contentWindow;
+      const source = frame.iframe.contentWindow;
       if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
       const message = parseResult(event.data);
       if (message === null) return;

@@ -20,7 +20,7 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attribute
   return node;
 }
 
-/** A new iframe for the form URL; the element sets its title and sandbox before inserting it (and so before it starts loading). */
+/** A new iframe for the form URL (FrameWatchController.watch makes it); the element sets its title and sandbox before inserting it (and so before it starts loading). */
 export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement {
   const iframe = element('iframe', { part: 'frame', allow: 'payment', referrerpolicy: 'origin', src: url });
   iframe.onload = onLoad;

@@ -7,7 +7,7 @@ import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked }
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { isResultStatus, type ResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
-import { createFrame, createModal, element, setAttributes } from './pay-form.dom.js';
+import { createModal, element, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
@@ -64,8 +64,8 @@ export class PayForm extends PayFormProperties {
   #opener?: HTMLElement | null;
   /** The form was removed or an error came since the last update: focus may have fallen to <body>. */
   #refocus?: boolean;
-  /** The frame in the shadow root and its nodes; differs from the watched frame until the next update. */
-  #shown?: { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } | null;
+  /** The frame in the shadow root; differs from the watched frame until the next update. */
+  #shown?: Frame | null;
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail({ code: 'token-request-failed', message }),
@@ -174,18 +174,22 @@ export class PayForm extends PayFormProperties {
     const status = this.#status;
     const state = this.#state;
     let shown = this.#shown;
-    const isNew = shown?.frame !== frame;
+    const isNew = shown !== frame;
     if (isNew) {
-      shown?.node.remove();
+      shown?.node!.remove();
       // Back from the modal's bar to the top of the shadow root.
       if (status.parentNode !== root) root.prepend(status);
-      shown = this.#shown = frame && this.#nodes(frame);
+      if ((shown = this.#shown = frame)) {
+        // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
+        const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
+        frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, this.#text('close'), dismiss);
+      }
     }
     this.#say(status, state in DEFAULT_TEXTS ? (state as PayFormTextKey) : null);
     this.#say(this.#alert, this.#error);
     if (this.#refocus) this.#giveFocusBack();
     if (!shown) return;
-    const { iframe, node } = shown;
+    const { iframe, node } = shown as Frame & { node: HTMLElement };
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
     // Set before the iframe is inserted, so before it starts loading.
     setAttributes(iframe, { title, sandbox: this.frameSandbox });
@@ -195,13 +199,6 @@ export class PayForm extends PayFormProperties {
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
-  }
-
-  #nodes(frame: Frame): { frame: Frame; node: HTMLElement; iframe: HTMLIFrameElement } {
-    const iframe = (frame.iframe = createFrame(frame.url, () => this.#watch.loaded(frame)));
-    // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
-    const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-    return { frame, iframe, node: frame.display === 'inline' ? iframe : createModal(iframe, this.#status, this.#text('close'), dismiss) };
   }
 
   /** The page's text for `key` when it set one, else the English default. */
