@@ -5,7 +5,7 @@ import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
-import { isResultStatus, type ResultStatus } from './result.js';
+import { isResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
 import { createModal, element, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
@@ -172,7 +172,6 @@ export class PayForm extends PayFormProperties {
     const root = this.renderRoot;
     const frame = this.#watch.frame;
     const status = this.#status;
-    const state = this.#state;
     let shown = this.#shown;
     const isNew = shown !== frame;
     if (isNew) {
@@ -185,7 +184,7 @@ export class PayForm extends PayFormProperties {
         frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, this.#text('close'), dismiss);
       }
     }
-    this.#say(status, state in DEFAULT_TEXTS ? (state as PayFormTextKey) : null);
+    this.#say(status, this.#state in DEFAULT_TEXTS ? (this.#state as PayFormTextKey) : null);
     this.#say(this.#alert, this.#error);
     if (this.#refocus) this.#giveFocusBack();
     if (!shown) return;
@@ -252,7 +251,7 @@ export class PayForm extends PayFormProperties {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
       if (base?.ok === false) return this.#fail(base);
       this.#setState('loading');
-      void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, this.#loadTimeoutMs());
+      void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT));
     } else this.#setState('idle');
   }
 
@@ -274,7 +273,7 @@ export class PayForm extends PayFormProperties {
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
     // The state set above renders the frame.
-    this.#watch.watch({ url, origin: base.value.origin, display }, this.#loadTimeoutMs());
+    this.#watch.watch({ url, origin: base.value.origin, display }, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT));
     // The verified status is asked for from now on, with or without a return page (docs/element.md).
     this.#ask();
   }
@@ -285,17 +284,14 @@ export class PayForm extends PayFormProperties {
     if (this.statusUrl != null) void this.#settle.ask(this.statusUrl, this.orderRef, (this.#token.status as { attempt?: string } | undefined)?.attempt, ms);
   }
 
-  #loadTimeoutMs(): number {
-    return timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT);
-  }
-
   /** Removes the form on show or the token request under way (nothing else is there to close). */
   #dismiss(reason: 'user' | 'api'): void {
     const asking = this.#token.status === 'loading';
     if (!asking && !this.#watch.frame) return;
     if (asking) this.#token.stop();
     // A result, once reached, stays: closing then only removes the form (the return page).
-    const result = this.#result();
+    const state = this.#state;
+    const result = isResultStatus(state) ? state : null;
     this.#removeFrame();
     if (!result) {
       // Closed before a result: nothing awaits this attempt's verified status any more.
@@ -330,15 +326,10 @@ export class PayForm extends PayFormProperties {
    * is missing: a result already reached then stays the state.
    */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
-    this.#setState((keepResult && this.#result()) || 'error');
+    const state = this.#state;
+    this.#setState(keepResult && isResultStatus(state) ? state : 'error');
     this.#refocus = true;
     if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
-  }
-
-  /** The result reached (the state `success` or `fail`), or null. */
-  #result(): ResultStatus | null {
-    const state = this.#state;
-    return isResultStatus(state) ? state : null;
   }
 
   /** Sets the state and renders it; on loading, remembers what has focus, to give it back there. */
