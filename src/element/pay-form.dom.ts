@@ -42,3 +42,8 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, clos
   dialog.onclose = dismiss;
   return dialog;
 }
+
+/** Puts `text` in a live region as text (never markup). Only a change is written: whatever is written into a live region is read out again. */
+export function say(region: HTMLElement, text: string): void {
+  if (region.textContent !== text) region.textContent = text;
+}

@@ -1,23 +1,20 @@
-// The <pay-form> element. Registration lives in pay-form-define.ts so `pay-form/element` can export
-// the class without defining a tag.
+// The <pay-form> element; pay-form-define.ts registers it, so `pay-form/element` can export the class alone.
 import type { PropertyValues } from '@lit/reactive-element';
 import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SETTLED } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
+import { FocusReturnController } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { isResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
-import { createModal, element, setAttributes } from './pay-form.dom.js';
+import { createModal, element, say, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
 import { DEFAULT_TEXTS, type PayFormTextKey } from './texts.js';
 
-export { DEFAULT_LOAD_TIMEOUT, DEFAULT_FRAME_TITLE };
-
-/** Properties whose change means "a different form": the element decides again what to show. */
+/** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
-/** The last two inputs: a change of either drops the token asked for. */
 const TOKEN_SOURCES = INPUTS.slice(4);
 
 /**
@@ -33,7 +30,6 @@ const TOKEN_SOURCES = INPUTS.slice(4);
  * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money. A `success` or `fail` becomes the state, the form kept as after a result.
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
  * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, an order already paid, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
- *
  *
  * @csspart frame - The iframe holding the service's form.
  * @csspart dialog - The `<dialog>` of the modal display.
@@ -57,15 +53,9 @@ export class PayForm extends PayFormProperties {
   #alert!: HTMLElement;
   /** The error on show: the code of the last pay-form-error not cancelled since the last decision. */
   #error?: PayFormTextKey | null;
-  /**
-   * What had focus when the form last started loading (<body> when nothing had): where focus goes
-   * back to (docs/element.md, Accessibility).
-   */
-  #opener?: HTMLElement | null;
-  /** The form was removed or an error came since the last update: focus may have fallen to <body>. */
-  #refocus?: boolean;
   /** The frame in the shadow root; differs from the watched frame until the next update. */
   #shown?: Frame | null;
+  readonly #focus = new FocusReturnController(this);
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail({ code: 'token-request-failed', message }),
@@ -138,11 +128,8 @@ export class PayForm extends PayFormProperties {
     this.#run();
   }
 
-  /**
-   * Asks status-url for order-ref's verified status now, for at most settle-timeout (as `await-settled`
-   * does on connection), for a return page that sets things up from script. Does nothing while asking or
-   * once settled.
-   */
+  /** Asks status-url for order-ref's verified status now, for at most settle-timeout (as `await-settled` does on connection),
+   *  for a return page that sets things up from script. Does nothing while asking or once settled. */
   settle(): void {
     if (this.isConnected && !this.#settle.running && !this.#settle.settled) this.#ask(timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT));
   }
@@ -163,10 +150,7 @@ export class PayForm extends PayFormProperties {
     if (this.awaitSettled) this.settle();
   }
 
-  /**
-   * Puts the current frame in the shadow root (new nodes for a new frame) and gives it the current
-   * title and sandbox; says the state and the error; gives focus back when it fell to <body>.
-   */
+  /** Puts the current frame in the shadow root (new nodes for a new frame) with the current title and sandbox; says the state and the error. */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     const root = this.renderRoot;
@@ -184,9 +168,8 @@ export class PayForm extends PayFormProperties {
         frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, this.#text('close'), dismiss);
       }
     }
-    this.#say(status, this.#state in DEFAULT_TEXTS ? (this.#state as PayFormTextKey) : null);
-    this.#say(this.#alert, this.#error);
-    if (this.#refocus) this.#giveFocusBack();
+    say(status, this.#state in DEFAULT_TEXTS ? this.#text(this.#state as PayFormTextKey) : '');
+    say(this.#alert, this.#error ? this.#text(this.#error) : '');
     if (!shown) return;
     const { iframe, node } = shown as Frame & { node: HTMLElement };
     const title = this.frameTitle || DEFAULT_FRAME_TITLE;
@@ -200,34 +183,8 @@ export class PayForm extends PayFormProperties {
     if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
   }
 
-  /** The page's text for `key` when it set one, else the English default. */
   #text(key: PayFormTextKey): string {
     return this.texts?.[key] ?? DEFAULT_TEXTS[key];
-  }
-
-  /**
-   * Puts `key`'s text in a live region as text (never markup), or empties it for null. Only a change is
-   * written: whatever is written into a live region is read out again.
-   */
-  #say(region: HTMLElement, key?: PayFormTextKey | null): void {
-    const text = key ? this.#text(key) : '';
-    if (region.textContent !== text) region.textContent = text;
-  }
-
-  /**
-   * After the form was removed or an error came, focus that fell to <body> goes to the opener when it
-   * can take it (it may be disabled or gone by now), else to the element itself, focusable for that
-   * moment. Nothing moves when the opener is <body>: focus was never on a control.
-   */
-  #giveFocusBack(): void {
-    this.#refocus = false;
-    const opener = this.#opener;
-    if (!opener || document.activeElement !== document.body) return;
-    opener.focus();
-    if (document.activeElement === opener) return;
-    this.tabIndex = -1;
-    this.addEventListener('blur', () => this.removeAttribute('tabindex'), { once: true });
-    this.focus();
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -272,7 +229,6 @@ export class PayForm extends PayFormProperties {
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
-    // The state set above renders the frame.
     this.#watch.watch({ url, origin: base.value.origin, display }, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT));
     // The verified status is asked for from now on, with or without a return page (docs/element.md).
     this.#ask();
@@ -305,14 +261,13 @@ export class PayForm extends PayFormProperties {
     const watch = this.#watch;
     if (!watch.frame) return;
     watch.clear();
-    this.#refocus = true;
+    this.#focus.lost = true;
     // An iframe has no `open`: only an open dialog is closed.
     const dialog = this.#shown?.node as HTMLDialogElement | undefined;
     if (dialog?.open) dialog.close();
     this.requestUpdate();
   }
 
-  /** Fires pay-form-redirect and, unless it is cancelled, sends the page to `url`. */
   #navigate(url: string): void {
     if (this.#emit(PAY_FORM_REDIRECT, { url }, true)) {
       this.#setState('loading');
@@ -320,21 +275,18 @@ export class PayForm extends PayFormProperties {
     } else if (this.#state === 'loading') this.#setState('idle');
   }
 
-  /**
-   * Reports a refusal or a failure as pay-form-error (only its code and message) and, unless a
-   * listener cancels it, shows it in the shopper's words. `keepResult` when only the verified status
-   * is missing: a result already reached then stays the state.
-   */
+  /** Reports a refusal or a failure as pay-form-error (only its code and message), shown in the shopper's words unless a listener
+   *  cancels it. `keepResult` when only the verified status is missing: a result already reached then stays the state. */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
     const state = this.#state;
     this.#setState(keepResult && isResultStatus(state) ? state : 'error');
-    this.#refocus = true;
+    this.#focus.lost = true;
     if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
   }
 
   /** Sets the state and renders it; on loading, remembers what has focus, to give it back there. */
   #setState(state: PayFormState): void {
-    if (state === 'loading') this.#opener = document.activeElement as HTMLElement | null;
+    if (state === 'loading') this.#focus.opener = document.activeElement;
     this.setAttribute('state', (this.#state = state));
     this.requestUpdate();
   }
