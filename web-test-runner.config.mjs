@@ -38,8 +38,10 @@ export default {
   hostname: 'localhost',
   concurrency: 1,
   concurrentBrowsers: 1,
-  testsFinishTimeout: 120000,
-  testFramework: { config: { timeout: 10000 } },
+  // Hang guards, not durations: a keyboard test's WebDriver round trips into a cross-origin frame took
+  // over 10 s once with the machine's two cores busy.
+  testsFinishTimeout: 240000,
+  testFramework: { config: { timeout: 20000 } },
   middleware: [distMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin()],
   browsers: selectedEngines().map((engine) => launchers[engine]()),

@@ -227,7 +227,7 @@ describe('<pay-form> accessibility: paying by keyboard alone', () => {
     const { service, page } = await origins();
     const frame = document.createElement('iframe');
     let formLoaded = false;
-    frame.src = `/test/browser/fixtures/host.html?attrs=${encodeURIComponent(JSON.stringify({ 'base-url': service, key: key('pay'), display: 'redirect' }))}`;
+    frame.src = `/test/fixtures/pages/host.html?attrs=${encodeURIComponent(JSON.stringify({ 'base-url': service, key: key('pay'), display: 'redirect' }))}`;
     document.body.append(frame);
     const href = () => {
       try {
@@ -242,7 +242,7 @@ describe('<pay-form> accessibility: paying by keyboard alone', () => {
       frame.focus();
       await sendKeys({ press: 'Tab' });
       await sendKeys({ press: 'Enter' });
-      const landed = `${page}/test/browser/fixtures/return.html?status=success`;
+      const landed = `${page}/test/fixtures/pages/return.html?status=success`;
       await waitUntil(() => href() === landed, 'the success page', { timeout: 8000 });
     } finally {
       frame.remove();

@@ -33,7 +33,7 @@ export function record(target: EventTarget): Recorded[] {
 }
 
 // Tests run in one page: a redirect nobody expected must not take it away. Tests that prove a real
-// navigation use fixtures/host.html inside an iframe instead.
+// navigation use test/fixtures/pages/host.html inside an iframe instead.
 document.addEventListener(PAY_FORM_REDIRECT, (event) => event.preventDefault());
 
 /**

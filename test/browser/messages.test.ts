@@ -76,7 +76,7 @@ describe('<pay-form> result messages', () => {
   it('ignores a valid message from another same-origin window that is not its iframe', async () => {
     const { el, events } = await sameOriginForm('quiet-1');
     const stranger = document.createElement('iframe');
-    stranger.src = '/test/browser/fixtures/landed.html';
+    stranger.src = '/test/fixtures/pages/landed.html';
     document.body.append(stranger);
     try {
       await waitUntil(() => stranger.contentDocument?.readyState === 'complete' && stranger.contentDocument.body !== null);

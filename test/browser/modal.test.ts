@@ -114,13 +114,13 @@ describe('<pay-form display="modal">', () => {
 
   // Escape never reaches the page while focus is inside the cross-origin form (docs/element.md), so
   // the Close button must stay on screen however tall the form is. The small screen is a 360 × 320
-  // frame holding a page with the element (fixtures/host.html): the dialog sizes itself to that
+  // frame holding a page with the element (test/fixtures/pages/host.html): the dialog sizes itself to that
   // frame's viewport, in every engine, without resizing the browser's window.
   it('keeps the Close button on screen when the form is taller than the viewport and scrolled', async () => {
     const { service } = await origins();
     const attrs = { 'base-url': service, key: 'plain-m10', display: 'modal' };
     const frame = await fixture<HTMLIFrameElement>(
-      html`<iframe style="width:360px;height:320px;border:0" src=${`/test/browser/fixtures/host.html?attrs=${encodeURIComponent(JSON.stringify(attrs))}`}></iframe>`,
+      html`<iframe style="width:360px;height:320px;border:0" src=${`/test/fixtures/pages/host.html?attrs=${encodeURIComponent(JSON.stringify(attrs))}`}></iframe>`,
     );
     const win = frame.contentWindow as Window & { payFormEvents?: Recorded[] };
     await waitUntil(() => win.payFormEvents?.some((e) => e.type === 'pay-form-ready'), 'the modal form is ready', { timeout: 8000 });

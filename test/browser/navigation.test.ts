@@ -1,4 +1,4 @@
-// Real navigations: the element runs in fixtures/host.html inside an iframe, so an un-cancelled
+// Real navigations: the element runs in test/fixtures/pages/host.html inside an iframe, so an un-cancelled
 // pay-form-redirect really moves that page and the test page stays.
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
@@ -11,7 +11,7 @@ interface HostEvent {
 
 async function host(attrs: Record<string, string>, cancel = false): Promise<HTMLIFrameElement> {
   const frame = document.createElement('iframe');
-  frame.src = `/test/browser/fixtures/host.html?cancel=${cancel ? 1 : 0}&attrs=${encodeURIComponent(JSON.stringify(attrs))}`;
+  frame.src = `/test/fixtures/pages/host.html?cancel=${cancel ? 1 : 0}&attrs=${encodeURIComponent(JSON.stringify(attrs))}`;
   document.body.append(frame);
   return frame;
 }
@@ -28,7 +28,7 @@ describe('<pay-form> navigation', () => {
 
   it('an un-cancelled redirect-url sends the page there', async () => {
     const { page } = await origins();
-    const target = `${page}/test/browser/fixtures/landed.html?from=redirect-url`;
+    const target = `${page}/test/fixtures/pages/landed.html?from=redirect-url`;
     const frame = await host({ 'redirect-url': target });
     await waitUntil(() => frame.contentWindow?.location.href === target, 'the host page navigated', { timeout: 8000 });
     // The URL changes before the new document is parsed: wait for its heading, not just the address.
@@ -38,10 +38,10 @@ describe('<pay-form> navigation', () => {
 
   it('a cancelled pay-form-redirect does not navigate', async () => {
     const { page } = await origins();
-    const frame = await host({ 'redirect-url': `${page}/test/browser/fixtures/landed.html?from=cancelled` }, true);
+    const frame = await host({ 'redirect-url': `${page}/test/fixtures/pages/landed.html?from=cancelled` }, true);
     await waitUntil(() => hostEvents(frame)?.some((e) => e.type === 'pay-form-redirect'), 'redirect fired', { timeout: 8000 });
     await settle(300);
-    expect(frame.contentWindow?.location.pathname).to.equal('/test/browser/fixtures/host.html');
+    expect(frame.contentWindow?.location.pathname).to.equal('/test/fixtures/pages/host.html');
   });
 
   it('display=redirect sends the whole page to the open-form URL on the service', async () => {

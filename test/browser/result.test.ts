@@ -50,7 +50,7 @@ describe('pay-form/return', () => {
       if (event.source === frame.contentWindow) received.push(event);
     };
     window.addEventListener('message', listener);
-    frame.src = '/test/browser/fixtures/return.html?status=fail';
+    frame.src = '/test/fixtures/pages/return.html?status=fail';
     document.body.append(frame);
     try {
       await waitUntil(() => received.length > 0, 'the return page posts', { timeout: 8000 });

@@ -4,7 +4,7 @@
 //   success-*     sends the frame to the merchant's return page with status=success
 //   fail-*        the same with status=fail
 //   loading-success-*, loading-fail-*  the same to a return page that posts while it is still loading
-//                 (fixtures/return-loading.html: the frame never fires load)
+//                 (test/fixtures/pages/return-loading.html: the frame never fires load)
 //   spoof-*       posts a result message straight from the service's origin (must be ignored)
 //   pay-*         a form with Pay and Decline buttons that go to the return page (keyboard paying)
 //   anything else a plain form page that echoes the key (escaped)
@@ -194,7 +194,7 @@ export function serviceOriginPlugin() {
     }
     const key = decodeURIComponent(match[1]);
     seen.push({ path: url.pathname, key });
-    const returnTo = (status, page = 'return') => `${pageOrigin}/test/browser/fixtures/${page}.html?status=${status}`;
+    const returnTo = (status, page = 'return') => `${pageOrigin}/test/fixtures/pages/${page}.html?status=${status}`;
     const send = (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(html));
     if (key.startsWith('hang-')) return; // held open until the server stops
     const redirect = /^(loading-)?(success|fail)-/.exec(key);
@@ -210,7 +210,7 @@ export function serviceOriginPlugin() {
     }
     if (key.startsWith('pay-')) {
       const button = (status, text) =>
-        `<form action="${pageOrigin}/test/browser/fixtures/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
+        `<form action="${pageOrigin}/test/fixtures/pages/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
       send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}`);
       return;
     }

@@ -1,5 +1,5 @@
 // The Content-Security-Policy README "Security" gives merchants: `require-trusted-types-for 'script';
-// trusted-types lit-html`. Proven in a page served with it (fixtures/trusted-types.html, in an iframe so
+// trusted-types lit-html`. Proven in a page served with it (test/fixtures/pages/trusted-types.html, in an iframe so
 // the policy does not reach the test runner): <pay-form> renders inline and modal with no violation.
 import { expect, waitUntil } from '@open-wc/testing';
 import { origins } from './helpers.js';
@@ -22,7 +22,7 @@ describe('<pay-form> under Trusted Types', () => {
   it('renders inline and modal with no securitypolicyviolation, while the policy is enforced', async () => {
     const { service } = await origins();
     const frame = document.createElement('iframe');
-    frame.src = `/test/browser/fixtures/trusted-types.html?service=${encodeURIComponent(service)}`;
+    frame.src = `/test/fixtures/pages/trusted-types.html?service=${encodeURIComponent(service)}`;
     document.body.append(frame);
     try {
       const read = () => (frame.contentWindow as (Window & { ttResult?: TrustedTypesResult }) | null)?.ttResult;

@@ -3,24 +3,13 @@
 // sandbox's form on another origin, the return page tells the element, and the sandbox's signed
 // callback reaches the shop's callback handler. Each test checks what the person sees and the callback.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { backendCallbacks, launchBrowser, pagePerTest, recordAnswers, startDemo, verifiedCallback, type Demo } from './harness.js';
+import { beforeEach, test } from 'node:test';
+import { backendCallbacks, demoPerFile, recordAnswers, verifiedCallback } from './harness.js';
 
-let demo: Demo;
-let browser: Browser;
-const current = pagePerTest(() => browser);
+const { demo, current } = demoPerFile();
 let orders: Record<string, unknown>[];
 let tokens: Record<string, unknown>[];
 
-before(async () => {
-  demo = await startDemo();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
 beforeEach(async () => {
   orders = await recordAnswers(current.page, '/api/checkout/orders');
   tokens = await recordAnswers(current.page, '/api/checkout/token');
@@ -37,7 +26,7 @@ interface Choices {
 
 /** Opens the shop, makes the choices, presses Pay; returns the order the backend created and the total shown. */
 async function checkout(choices: Choices): Promise<{ orderRef: string; total: string }> {
-  await current.page.goto(`${demo.url}/`);
+  await current.page.goto(`${demo().url}/`);
   await current.page.locator('#pay:enabled').waitFor();
   for (const name of ['product', 'currency', 'method', 'language'] as const) {
     const value = choices[name];
@@ -62,7 +51,7 @@ async function waitForText(selector: string, text: string): Promise<void> {
   await current.page.locator(selector).filter({ hasText: text }).first().waitFor();
 }
 
-const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo, current.page, orderRef, status);
+const callbackFor = (orderRef: string, status: string) => verifiedCallback(demo(), current.page, orderRef, status);
 
 const frame = () => current.page.frameLocator('pay-form iframe');
 
@@ -74,7 +63,7 @@ test('inline: Pay in the sandbox form ends in "Payment successful" and a verifie
   assert.equal(total, '€81.88');
   assert.equal(await frame().locator('[data-testid=method]').textContent(), 'card');
   const formOrigin = new URL((await current.page.locator('pay-form iframe').getAttribute('src')) ?? '').origin;
-  assert.notEqual(formOrigin, new URL(demo.url).origin, 'the form is framed from the service, another origin');
+  assert.notEqual(formOrigin, new URL(demo().url).origin, 'the form is framed from the service, another origin');
   await frame().getByRole('button', { name: 'Pay' }).click();
 
   // The return page's pay-form-success, or the verified pay-form-settled if it comes first.
@@ -133,15 +122,15 @@ test('modal: Close dismisses the form; nothing is paid and no callback comes', a
   const paid = await checkout({ product: 'beans' });
   await frame().getByRole('button', { name: 'Pay' }).click();
   await callbackFor(paid.orderRef, 'success');
-  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.order_ref === orderRef), []);
+  assert.deepEqual((await backendCallbacks(demo(), current.page)).filter((c) => c.order_ref === orderRef), []);
 });
 
 test('display redirect: the whole page goes to the form, Pay returns to the shop\'s success page', async () => {
   const { orderRef } = await checkout({ product: 'grinder', currency: 'USD', display: 'redirect' });
-  const config = (await (await fetch(`${demo.url}/api/checkout/config`)).json()) as { base_url: string };
+  const config = (await (await fetch(`${demo().url}/api/checkout/config`)).json()) as { base_url: string };
   await current.page.waitForURL((url) => url.href.startsWith(`${config.base_url}/api/jsapi/open/`));
   await current.page.getByRole('button', { name: 'Pay' }).click();
-  await current.page.waitForURL(`${demo.url}/demo/return.html?status=success`);
+  await current.page.waitForURL(`${demo().url}/demo/return.html?status=success`);
   await current.page.getByRole('heading', { name: 'Payment successful' }).waitFor();
   await callbackFor(orderRef, 'success');
   await current.page.getByRole('link', { name: 'Back to the shop' }).click();
@@ -150,12 +139,12 @@ test('display redirect: the whole page goes to the form, Pay returns to the shop
 
 test('the redirect_url site setting: the element follows redirect_url; Decline shows "Payment failed"', async () => {
   const { orderRef } = await checkout({ product: 'beans', redirectMode: true, display: 'inline' });
-  await current.page.waitForURL((url) => !url.href.startsWith(demo.url));
+  await current.page.waitForURL((url) => !url.href.startsWith(demo().url));
   const token = tokens[0]?.answer as Record<string, unknown>;
   assert.deepEqual(Object.keys(token).sort(), ['attempt', 'redirect_url'], 'the service answered redirect_url (and the browser got only that and its attempt)');
   await current.page.waitForURL(String(token.redirect_url));
   await current.page.getByRole('button', { name: 'Decline' }).click();
-  await current.page.waitForURL(`${demo.url}/demo/return.html?status=fail`);
+  await current.page.waitForURL(`${demo().url}/demo/return.html?status=fail`);
   await current.page.getByRole('heading', { name: 'Payment failed' }).waitFor();
   await callbackFor(orderRef, 'fail');
 });
@@ -196,7 +185,7 @@ test('inline: Cancel payment closes the open form, says so, pays nothing, and fo
   assert.equal(await frames(), 0);
   assert.equal(await cancel.isHidden(), true);
   assert.equal(await focused(), 'pay');
-  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.order_ref === orderRef), []);
+  assert.deepEqual((await backendCallbacks(demo(), current.page)).filter((c) => c.order_ref === orderRef), []);
 });
 
 test('modal: Close hands focus to Pay, not to <body>', async () => {
@@ -219,7 +208,7 @@ test('modal: after paying, the dialog is closed, the result stays, and focus is 
 });
 
 test('script-tag page: the fixed order, once paid, is refused a second token: one invoice, one callback', async () => {
-  await current.page.goto(`${demo.url}/demo/script-tag.html`);
+  await current.page.goto(`${demo().url}/demo/script-tag.html`);
   await frame().getByRole('button', { name: 'Pay' }).click();
   await waitForText('#result', 'Payment successful');
   await callbackFor('demo-beans-usd', 'success');
@@ -228,7 +217,7 @@ test('script-tag page: the fixed order, once paid, is refused a second token: on
   assert.equal((await refused).status(), 409);
   await current.page.waitForFunction(() => (document.querySelector('pay-form') as (Element & { state?: string }) | null)?.state === 'error');
   assert.equal(await frames(), 0, 'no form for a paid order');
-  assert.deepEqual((await backendCallbacks(demo, current.page)).filter((c) => c.order_ref === 'demo-beans-usd').map((c) => c.status), ['success']);
+  assert.deepEqual((await backendCallbacks(demo(), current.page)).filter((c) => c.order_ref === 'demo-beans-usd').map((c) => c.status), ['success']);
   // The refusal itself is the one expected failed request.
   current.problems.splice(0, current.problems.length, ...current.problems.filter((p) => !/HTTP 409 .*\/api\/checkout\/token$/.test(p)));
 });

@@ -1,6 +1,6 @@
 // A Next.js App Router app built for production (`next build`, then `next start`) from the packed
 // package and from docs/frameworks.md's own text: each `<!-- next: PATH -->` block of the page is written
-// into test/consumers/next (which holds only the layout and the pages), and the app is built with no
+// into test/fixtures/consumers/next (which holds only the layout and the pages), and the app is built with no
 // PAY_* variable in the environment. Then: the route handlers' scripted requests (the server recipes'),
 // a checkout paid in Chromium against the sandbox that settles with no return page (the status route
 // answers what the callback route recorded: one store), the paid order refused as order-paid without a

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { toNodeHandler } from 'pay-form/server';
-import { payHandlers } from '../node/recipes/apps/pay.js';
+import { payHandlers } from '../fixtures/recipes/pay.js';
 import { assertCheckout, installConsumer, runIn } from '../support/consumers.js';
 import { builtSandbox, SANDBOX_MERCHANT } from '../support/recipes.js';
 import { launchBrowser } from './harness.js';
@@ -51,7 +51,7 @@ describe('production builds of Vite apps from the packed package', () => {
     ['Svelte 5', 'vite-svelte'],
     ['React 19', 'vite-react'],
   ] as const) {
-    test(`Vite + ${framework} (test/consumers/${name}): vite build, then the form framed and an event handled`, async () => {
+    test(`Vite + ${framework} (test/fixtures/consumers/${name}): vite build, then the form framed and an event handled`, async () => {
       const app = await installConsumer(name);
       try {
         await runIn(app.dir, 'vite', ['build', '--logLevel', 'warn']);

@@ -76,20 +76,29 @@ export function pagePerTest(browser: () => Browser): TestPage {
   return current;
 }
 
-/** The demo and a browser for the whole file (started before its tests, closed after), and a fresh page per test. */
-export function demoPerFile(): { demo(): Demo; browser(): Browser; current: TestPage } {
-  let demo: Demo | undefined;
+/**
+ * What `start` serves (the demo, a cluster) and a browser for the whole file, started before its tests
+ * and closed after, and a fresh page per test.
+ */
+export function servedPerFile<T extends { close(): unknown }>(start: () => Promise<T>): { served(): T; browser(): Browser; current: TestPage } {
+  let served: T | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    demo = await startDemo();
+    served = await start();
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await demo?.close();
+    await served?.close();
   });
-  const started = <T>(value: T | undefined): T => value ?? assert.fail('the demo and the browser start before the tests');
-  return { demo: () => started(demo), browser: () => started(browser), current: pagePerTest(() => started(browser)) };
+  const started = <V>(value: V | undefined): V => value ?? assert.fail('the server and the browser start before the tests');
+  return { served: () => started(served), browser: () => started(browser), current: pagePerTest(() => started(browser)) };
+}
+
+/** The demo and a browser for the whole file, and a fresh page per test. */
+export function demoPerFile(): { demo(): Demo; browser(): Browser; current: TestPage } {
+  const { served, ...rest } = servedPerFile(startDemo);
+  return { demo: served, ...rest };
 }
 
 /** Answers of the shop's own endpoints, read as they pass (their bodies are gone once the page navigates). */

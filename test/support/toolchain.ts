@@ -1,5 +1,5 @@
 // Toolchains some tests need beside the repository's own dependencies: Node 22 and 24
-// (test/node-lines) and Angular 22 with its TypeScript 6.0 (test/frameworks/angular-toolchain). Each is
+// (test/toolchains/node-lines) and Angular 22 with its TypeScript 6.0 (test/toolchains/angular). Each is
 // a package of its own with its own lock, installed here from the npm registry on first use rather
 // than by the root `npm install`: their engines (Angular wants Node 22) would make a newcomer's first
 // command print warnings, and Node binaries in the root would put themselves first on npm's PATH.
@@ -65,10 +65,10 @@ function withDirectoryLock(lockDir: string, work: () => void): void {
 
 /** The pinned Node binary of one line (`node22`, `node24`), installed on first use. */
 export function nodeLine(line: 'node22' | 'node24'): string {
-  return path.join(ensureToolchain('test/node-lines'), `node_modules/${line}/bin/node`);
+  return path.join(ensureToolchain('test/toolchains/node-lines'), `node_modules/${line}/bin/node`);
 }
 
 /** The Angular 22 toolchain's folder, installed on first use by npm running under Node 22 (Angular refuses Node 20). */
 export function angularToolchain(): string {
-  return ensureToolchain('test/frameworks/angular-toolchain', nodeLine('node22'));
+  return ensureToolchain('test/toolchains/angular', nodeLine('node22'));
 }

@@ -28,7 +28,7 @@ const COMPILER_OPTIONS = {
   experimentalDecorators: true,
   noEmit: true,
   skipLibCheck: true,
-  // Angular lives in its own toolchain (test/frameworks/angular-toolchain, installed on first use), not in
+  // Angular lives in its own toolchain (test/toolchains/angular, installed on first use), not in
   // the root node_modules.
   baseUrl: '.',
   paths: { '@angular/*': [path.join(angularToolchain(), 'node_modules/@angular/*')] },
@@ -51,7 +51,7 @@ test('every TypeScript block of README.md and docs/ type-checks (strict, noUnche
   await mkdir(path.join(ROOT, '.consumers'), { recursive: true });
   dir = await mkdtemp(path.join(ROOT, '.consumers', 'docs-'));
   // The Next.js app's pay.ts is the recipes' shared module, as installConsumer puts it beside the app.
-  const shared = blocks.find((block) => block.file === 'test/node/recipes/apps/pay.ts');
+  const shared = blocks.find((block) => block.file === 'test/fixtures/recipes/pay.ts');
   assert.ok(shared, 'docs/recipes.md quotes the shared pay.ts');
   for (const block of [...blocks, { ...shared, file: 'next/pay.ts' }]) {
     await mkdir(path.dirname(path.join(dir, block.file)), { recursive: true });

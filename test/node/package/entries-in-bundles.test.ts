@@ -1,7 +1,7 @@
 // What bundlers and React Server Components read from the published files: an entry imported for its
 // effect must survive tree-shaking (package.json "sideEffects"), and the entries React may meet in a
 // Server Component must start with 'use client'. The full production builds of real apps are in
-// test/consumers/; these are the quick checks of the same two facts.
+// test/fixtures/consumers/; these are the quick checks of the same two facts.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // Each framework compiles a real use of the built package with its own type checker (tsc for React,
-// vue-tsc, svelte-check, ngc), and a use in test/frameworks/*-must-fail must fail to compile, so the
+// vue-tsc, svelte-check, ngc), and a use in test/fixtures/types/*-must-fail must fail to compile, so the
 // checks are known to bite.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ interface Run {
   output: string;
 }
 
-/** Angular 22 refuses Node 20: its compiler (test/frameworks/angular-toolchain, installed on first use) runs on the pinned Node 22. */
+/** Angular 22 refuses Node 20: its compiler (test/toolchains/angular, installed on first use) runs on the pinned Node 22. */
 const NODE22 = nodeLine('node22');
 const NGC = `${angularToolchain()}/node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js`;
 
@@ -26,7 +26,7 @@ function command(bin: string): { file: string; prefix: string[] } {
 
 function run(bin: string, args: readonly string[], fixture: string): Promise<Run> {
   distFile('element/index.d.ts');
-  const cwd = new URL(`test/frameworks/${fixture}/`, root);
+  const cwd = new URL(`test/fixtures/types/${fixture}/`, root);
   const { file, prefix } = command(bin);
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...prefix, ...args], { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
@@ -66,12 +66,12 @@ const CHECKERS = [
 
 for (const checker of CHECKERS) {
   describe(`${checker.framework} (${checker.bin})`, () => {
-    test(`compiles test/frameworks/${checker.fixture} against the built types`, async () => {
+    test(`compiles test/fixtures/types/${checker.fixture} against the built types`, async () => {
       const { code, output } = await run(checker.bin, checker.args, checker.fixture);
       assert.equal(code, 0, output);
     });
 
-    test(`refuses test/frameworks/${checker.fixture}-must-fail with the expected type error`, async () => {
+    test(`refuses test/fixtures/types/${checker.fixture}-must-fail with the expected type error`, async () => {
       const { code, output } = await run(checker.bin, checker.args, `${checker.fixture}-must-fail`);
       assert.notEqual(code, 0, `expected a type error, got:\n${output}`);
       assert.match(output, checker.wrong);
@@ -80,18 +80,18 @@ for (const checker of CHECKERS) {
 }
 
 // Apps that check every declaration they load (skipLibCheck: false) and have no ambient @types.
-test("every browser entry's declarations type-check with skipLibCheck off (test/frameworks/strict-types)", async () => {
+test("every browser entry's declarations type-check with skipLibCheck off (test/fixtures/types/strict-types)", async () => {
   const { code, output } = await run('tsc', ['-p', 'tsconfig.json'], 'strict-types');
   assert.equal(code, 0, output);
 });
 
-test('pay-form/server type-checks in a Workers project with no Node types (test/frameworks/workers)', async () => {
+test('pay-form/server type-checks in a Workers project with no Node types (test/fixtures/types/workers)', async () => {
   const { code, output } = await run('tsc', ['-p', 'tsconfig.json'], 'workers');
   assert.equal(code, 0, output);
 });
 
 test('the Angular proof runs Angular 22 with TypeScript 6.0 on Node 22', () => {
-  const pkg = (name: string) => JSON.parse(readFileSync(new URL(`test/frameworks/angular-toolchain/node_modules/${name}/package.json`, root), 'utf8')) as { version: string };
+  const pkg = (name: string) => JSON.parse(readFileSync(new URL(`test/toolchains/angular/node_modules/${name}/package.json`, root), 'utf8')) as { version: string };
   assert.equal(pkg('@angular/compiler-cli').version.split('.')[0], '22');
   assert.equal(pkg('typescript').version.split('.').slice(0, 2).join('.'), '6.0');
   const node = spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout.trim();
@@ -100,7 +100,7 @@ test('the Angular proof runs Angular 22 with TypeScript 6.0 on Node 22', () => {
 
 test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form> to the browser', async () => {
   const { isCustomElement } = (await import(distFile('element/vue.js').href)) as typeof import('../../../src/element/vue.js');
-  const source = await readFile(new URL('test/frameworks/vue/Checkout.vue', root), 'utf8');
+  const source = await readFile(new URL('test/fixtures/types/vue/Checkout.vue', root), 'utf8');
   const { descriptor } = parse(source, { filename: 'Checkout.vue' });
   assert.ok(descriptor.template);
   const compile = (options: { isCustomElement?: (tag: string) => boolean }) =>
@@ -115,7 +115,7 @@ test('Vue: with isCustomElement from pay-form/vue the template leaves <pay-form>
 
 test('plain Node ESM imports pay-form/server and pay-form/sandbox by name and gets a real key', async () => {
   distFile('server/index.js');
-  const script = new URL('test/frameworks/node-server/run.mjs', root);
+  const script = new URL('test/fixtures/types/node-server/run.mjs', root);
   const output = await new Promise<string>((resolve, reject) => {
     // No tsx here: what runs is the built package, resolved through its own "exports".
     const child = spawn(process.execPath, [script.pathname], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });

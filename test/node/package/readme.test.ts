@@ -161,6 +161,12 @@ test('every relative link in the README and docs/ leads to a file, and every anc
   assert.deepEqual(problems, []);
 });
 
+test('every file of the repository the README and docs/ name in code (`test/…`, `src/…`) exists', () => {
+  const named = /\b(?:test|src|bench|scripts|demo)\/[\w./-]+\.(?:ts|mjs|js|html|json|md)\b/g;
+  const missing = [...pages].flatMap(([page, text]) => [...text.matchAll(named)].map(([path]) => path).filter((path) => !existsSync(new URL(path, root))).map((path) => `${page}: ${path}`));
+  assert.deepEqual(missing, []);
+});
+
 test('the README links every docs/ page, and every docs/ picture is shown somewhere', () => {
   const readmeLinks = new Set(relativeLinks(readme).map((link) => link.split('#')[0]));
   for (const name of docPages) assert.ok(readmeLinks.has(`docs/${name}`), `README links docs/${name}`);

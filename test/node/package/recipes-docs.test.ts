@@ -29,8 +29,8 @@ test('every quoted recipe is its file, word for word', async () => {
 
 test('every server recipe is quoted in the docs', async () => {
   const found = await quoted();
-  const recipes = (await readdir(new URL('test/node/recipes/apps/', root), { recursive: true }))
+  const recipes = (await readdir(new URL('test/fixtures/recipes/', root), { recursive: true }))
     .filter((name) => name.endsWith('.ts'))
-    .map((name) => `test/node/recipes/apps/${name}`);
+    .map((name) => `test/fixtures/recipes/${name}`);
   for (const path of recipes) assert.ok(found.has(path), `${path} is not quoted in ${PAGES.join(' or ')}`);
 });

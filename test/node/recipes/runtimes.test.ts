@@ -1,5 +1,5 @@
 // The Fetch handlers on the other runtimes, each from its npm package (exact versions in package.json):
-// Bun, Deno and workerd (the runtime of Cloudflare Workers) run test/node/recipes/apps/{bun,deno,workers}
+// Bun, Deno and workerd (the runtime of Cloudflare Workers) run test/fixtures/recipes/{bun,deno,workers}
 // against a sandbox on loopback.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,15 +10,15 @@ import { freePort, SANDBOX_MERCHANT, proveRecipe } from '../../support/recipes.j
 
 const root = new URL('../../../', import.meta.url);
 const binary = (relative: string) => new URL(`node_modules/${relative}`, root).pathname;
-const recipe = (file: string) => new URL(`test/node/recipes/apps/${file}`, root).pathname;
+const recipe = (file: string) => new URL(`test/fixtures/recipes/${file}`, root).pathname;
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'pay-form-runtimes-'));
 after(() => rm(scratch, { recursive: true, force: true }));
 
-test('Bun (test/node/recipes/apps/bun/server.ts): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
+test('Bun (test/fixtures/recipes/bun/server.ts): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
   proveRecipe({ command: binary('@oven/bun-linux-x64/bin/bun'), args: ['run', recipe('bun/server.ts')], env: { BUN_INSTALL_CACHE_DIR: path.join(scratch, 'bun') } }));
 
-test('Deno (test/node/recipes/apps/deno/server.ts): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
+test('Deno (test/fixtures/recipes/deno/server.ts): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
   proveRecipe({
     command: binary('@deno/linux-x64-glibc/deno'),
     args: ['run', '--allow-net', '--allow-env', '--allow-read', '--no-lock', recipe('deno/server.ts')],
@@ -47,7 +47,7 @@ const worker :Workerd.Worker = (
 `;
 }
 
-test('workerd (test/node/recipes/apps/workers/worker.ts, bundled as wrangler would): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
+test('workerd (test/fixtures/recipes/workers/worker.ts, bundled as wrangler would): a token, malformed JSON, a signed callback and its repeat, the verified status, the paid order refused', () =>
   proveRecipe(async (sandboxUrl) => {
     const dir = await mkdtemp(path.join(scratch, 'workerd-'));
     // Like wrangler: one ES module, resolved through the package's "exports", no Node built-ins.

@@ -317,7 +317,8 @@ describe('the token handler in front of each fault', () => {
       const s = await service(respond);
       const seen: unknown[] = [];
       const handler = createTokenHandler({
-        client: clientFor(s.url, { timeoutMs: 200, maxRetries: 1 }),
+        // The short limit is for the hanging service; the others must answer within it even on a busy machine.
+        client: clientFor(s.url, { timeoutMs: respond === hang ? 200 : 5000, maxRetries: 1 }),
         resolve: () => ({ ...TOKEN }) as TokenParams,
         onError: (error) => seen.push(error),
       });
