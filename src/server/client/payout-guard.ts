@@ -97,8 +97,8 @@ export async function guardedPayout(
  * lands late) and, when that fails, again until the ledger takes it or the claim's lease ends. Only
  * this call's token is settled (the contract's finish), so a late one never touches another call's claim.
  */
-function settle(ledger: PayoutLedger, key: string, token: string, outcome: PayoutFinish, leaseMs: number): Promise<void> {
-  return sendUntilTaken(() => ledger.finish(key, token, outcome), leaseMs);
+async function settle(ledger: PayoutLedger, key: string, token: string, outcome: PayoutFinish, leaseMs: number): Promise<void> {
+  await sendUntilTaken(() => ledger.finish(key, token, outcome), leaseMs);
 }
 
 function refIssues(ref: unknown): FieldIssue[] {

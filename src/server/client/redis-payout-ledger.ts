@@ -159,12 +159,11 @@ export class RedisPayoutLedger implements PayoutLedger {
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {
     const lease = String(Math.max(1, Math.ceil(claim.leaseMs)));
     const args = [claim.token, claim.fingerprint, lease];
-    if (this.replicas === 0) return toEntry(await CLAIM.run(this.#redis, this.#keys(key), args, this.commandTimeoutMs));
     const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
-    const { reply, replicas } = await CLAIM.runAndWait(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs + this.replicaWaitMs);
+    const { reply, replicas, kept } = await CLAIM.runDurable(this.#redis, this.#keys(key), args, wait, this.commandTimeoutMs);
     const held = toEntry(reply);
     // Ours, but too few replicas have it: a throw, so the payout is refused and the claim released.
-    if (held === undefined && replicas < this.replicas) {
+    if (held === undefined && !kept) {
       throw new Error(`Redis: the claim reached ${replicas} of ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
     }
     return held;

@@ -11,6 +11,7 @@ import { PayFormError, requireOptions } from '../errors.js';
 import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
 import type { PayoutLedger } from '../client/payout-ledger.js';
 import { resolveFromCallback } from '../client/payout-guard.js';
+import { sendUntilTaken } from '../stores/retry.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 
 export type { CallbackPayload };
@@ -70,8 +71,6 @@ function orderOf(payload: CallbackPayload): CallbackOrder {
   return typeof id === 'string' || typeof id === 'number' ? parseRequestId(String(id)) : { orderRef: undefined, attempt: undefined };
 }
 
-/** A finish that failed is tried again this often (the last pause over and over), while the claim's lease lasts. */
-const FINISH_RETRY_MS = [100, 400, 1000, 2000, 5000];
 
 // Answers are immutable, so the few fixed ones are built once rather than per delivery.
 const HANDLED = answer(200, { success: true });
@@ -122,26 +121,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   };
 
   // onStatus has run: a store that cannot finish answers 503 now (never 200 without a stored outcome),
-  // and the finish is tried again while the claim's lease lasts, so a redelivery after the store is back
-  // finds the callback finished instead of calling onStatus again. Past the lease, or when this process
-  // ends first, the claim runs out and the next delivery calls onStatus again (docs/server.md).
+  // and the finish is tried again while the claim's lease lasts (sendUntilTaken), so a redelivery after
+  // the store is back finds the callback finished instead of calling onStatus again. Past the lease, or
+  // when this process ends first, the claim runs out and the next delivery calls onStatus again
+  // (docs/server.md).
   const finish = async (callback: CallbackRecord): Promise<Answer> => {
-    try {
-      await store.finish(callback);
-      return HANDLED;
-    } catch (error) {
-      onError?.(error);
-      const until = Date.now() + leaseMs;
-      void (async () => {
-        for (let i = 0; ; i++) {
-          const ms = FINISH_RETRY_MS[Math.min(i, FINISH_RETRY_MS.length - 1)] as number;
-          if (Date.now() + ms >= until) return;
-          await new Promise((resolve) => setTimeout(resolve, ms));
-          if (await store.finish(callback).then(() => true, () => false)) return;
-        }
-      })();
-      return NOT_HANDLED[503];
-    }
+    const failed = await sendUntilTaken(() => store.finish(callback), leaseMs);
+    if (!failed) return HANDLED;
+    onError?.(failed.error);
+    return NOT_HANDLED[503];
   };
 
   const handle = async (incoming: Incoming): Promise<Answer> => {

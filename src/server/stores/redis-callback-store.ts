@@ -141,15 +141,10 @@ export class RedisCallbackStore implements CallbackStore {
     return [`${order}callback:${claimKey(callback)}`, `${order}released`];
   }
 
-  /**
-   * A write that must outlive a failover: with `replicas`, followed by WAIT on the same connection.
-   * Answers the script's reply and whether enough replicas acknowledged it.
-   */
+  /** A write that must outlive a failover (RedisScript.runDurable): its reply, and whether enough replicas hold it. */
   async #durable(script: RedisScript, keys: string[], args: string[]): Promise<[reply: unknown, kept: boolean]> {
-    if (this.replicas === 0) return [await script.run(this.#redis, keys, args, this.commandTimeoutMs), true];
-    const wait = { replicas: this.replicas, waitMs: this.replicaWaitMs };
-    const { reply, replicas } = await script.runAndWait(this.#redis, keys, args, wait, this.commandTimeoutMs + this.replicaWaitMs);
-    return [reply, replicas >= this.replicas];
+    const { reply, kept } = await script.runDurable(this.#redis, keys, args, { replicas: this.replicas, waitMs: this.replicaWaitMs }, this.commandTimeoutMs);
+    return [reply, kept];
   }
 
   #tooFew(step: string): StoreError {

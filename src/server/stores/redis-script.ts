@@ -57,6 +57,23 @@ export class RedisScript {
   }
 
   /**
+   * A write that must outlive a failover: the script, followed by WAIT on the same connection when
+   * `wait.replicas` is above 0 (WAIT's limit on top of `timeoutMs`). Answers the script's reply, how
+   * many replicas acknowledged it, and whether that is enough.
+   */
+  async runDurable(
+    redis: RedisConnection,
+    keys: readonly string[],
+    args: readonly string[],
+    wait: { replicas: number; waitMs: number },
+    timeoutMs: number,
+  ): Promise<{ reply: unknown; replicas: number; kept: boolean }> {
+    if (wait.replicas === 0) return { reply: await this.run(redis, keys, args, timeoutMs), replicas: 0, kept: true };
+    const { reply, replicas } = await this.runAndWait(redis, keys, args, wait, timeoutMs + wait.waitMs);
+    return { reply, replicas, kept: replicas >= wait.replicas };
+  }
+
+  /**
    * The script, then WAIT on the same connection: answers the script's reply and how many replicas
    * acknowledged every write of that connection up to it, within `waitMs` (WAIT's own limit).
    */
