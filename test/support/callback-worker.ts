@@ -101,13 +101,17 @@ function checkout(res: http.ServerResponse, order: string): void {
 <body><pay-form base-url="${serviceUrl}" token-url="/token" status-url="/status" order-ref="${order}"></pay-form></body></html>`);
 }
 
+/** The built element, read on the first request for it (every checkout page asks). */
+let bundle: Promise<Buffer> | undefined;
+
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://worker.invalid');
   if (req.method === 'POST') return (url.pathname === '/token' && token ? token : callback)(req, res);
   if (url.pathname === '/calls') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(calls));
   if (url.pathname === '/checkout') return checkout(res, url.searchParams.get('order') ?? '');
   if (url.pathname === '/pay-form.min.js') {
-    readFile(new URL('../../dist/pay-form.min.js', import.meta.url)).then(
+    bundle ??= readFile(new URL('../../dist/pay-form.min.js', import.meta.url));
+    bundle.then(
       (code) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(code),
       () => res.writeHead(404).end(),
     );

@@ -16,12 +16,10 @@ export interface ClusterNode {
 }
 
 export interface RedisClusterSet {
-  /** Every node, primaries first as created; roles change with failovers (ask `primaries()`). */
+  /** Every node, primaries first as created; roles change with failovers (ask `primaryFor(key)`). */
   readonly nodes: readonly ClusterNode[];
   /** `[{ host: '127.0.0.1', port }]`: where a client starts discovering the cluster. */
   readonly rootNodes: ReadonlyArray<{ host: string; port: number }>;
-  /** The ports of the primaries now, as CLUSTER NODES says. */
-  primaries(): Promise<number[]>;
   /** The port of the primary holding `key`'s slot now. */
   primaryFor(key: string): Promise<number>;
   /** CLUSTER FAILOVER on a replica of the primary holding `key`; answers the old and new primary's
@@ -104,7 +102,6 @@ export async function startRedisCluster(): Promise<RedisClusterSet> {
     throw error;
   }
 
-  const primaries = async () => (await clusterNodes(ports[0] as number)).filter(isPrimary).map((l) => l.port);
   const primaryFor = async (key: string) => {
     const slot = slotOf(key);
     const owner = (await clusterNodes(ports[0] as number)).find((l) => isPrimary(l) && holds(l, slot));
@@ -114,7 +111,6 @@ export async function startRedisCluster(): Promise<RedisClusterSet> {
   return {
     nodes: ports.map((port, i) => ({ port, pid: children[i]?.pid as number })),
     rootNodes: ports.map((port) => ({ host: '127.0.0.1', port })),
-    primaries,
     primaryFor,
     async failover(key, onPromoted) {
       const from = await primaryFor(key);

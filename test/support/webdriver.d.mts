@@ -10,7 +10,6 @@ export declare class WebDriverSession {
   url(): Promise<string>;
   execute<T = unknown>(script: string, args?: unknown[]): Promise<T>;
   executeAsync<T = unknown>(script: string, args?: unknown[]): Promise<T>;
-  find(xpath: string): Promise<ElementReference | null>;
   click(element: ElementReference): Promise<void>;
   frame(element: ElementReference | null): Promise<void>;
   keys(keys: string[]): Promise<void>;

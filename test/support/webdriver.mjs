@@ -99,11 +99,6 @@ export class WebDriverSession {
     return this.command('POST', '/execute/async', { script, args });
   }
 
-  /** The first element matching an XPath in the current browsing context, or null. */
-  async find(xpath) {
-    const found = await this.command('POST', '/elements', { using: 'xpath', value: xpath });
-    return found[0] ?? null;
-  }
 
   click(element) {
     return this.command('POST', `/element/${element[ELEMENT]}/click`, {});

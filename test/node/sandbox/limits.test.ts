@@ -9,6 +9,7 @@ import { MAX_CONCURRENT_POSTS } from '../../../src/sandbox/callbacks.js';
 import { encodeKeySegment } from '../../../src/service/paths.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { startServer } from '../../support/loopback.js';
+import { until } from '../../support/resp.js';
 import { obtainKey, payoutFields, postJson, press, sandbox, signedBody, startReceiver } from './helpers.js';
 
 const open: Sandbox[] = [];
@@ -112,7 +113,7 @@ test('2,000 callbacks to a merchant that never answers: maxRecords of them kept,
       assert.ok(answers.every((a) => a.status === 200));
     }
     // The last payout's callback is sent once its answer has gone.
-    while (!sb.callbacks().some((d) => d.body.request_id === last)) await sleep(10);
+    await until("the last payout's callback", async () => sb.callbacks().some((d) => d.body.request_id === last));
     const kept = sb.callbacks();
     t.diagnostic(
       `${PAYOUTS} payouts, callback URL never answers, maxRecords 10: ${kept.length} callbacks kept, ` +
