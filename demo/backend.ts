@@ -9,7 +9,7 @@ import {
 import { SettledOrders, type CallbackStore } from './backend-status.js';
 import { ensureShopper, shopperOf } from './shoppers.js';
 import { failureBody, isJsonContentType, jsonResponse as json } from '../src/service/body.js';
-import { checkChoices, DEFAULT_MAX_ORDERS, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES, type Order } from './catalogue.js';
+import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
 
 /** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
 type Route = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -66,7 +66,6 @@ interface Logged {
 export class DemoBackend {
   readonly orders: OrderBook;
   readonly #log: Logged[] = [];
-  readonly #maxLog: number;
   /** Each open event stream and the shopper it is for. */
   readonly #streams = new Map<ServerResponse, string | undefined>();
   readonly #routes: Readonly<Record<string, Route>>;
@@ -74,7 +73,6 @@ export class DemoBackend {
 
   constructor(readonly config: DemoBackendConfig) {
     this.orders = new OrderBook(config.maxOrders);
-    this.#maxLog = config.maxOrders ?? DEFAULT_MAX_ORDERS;
     const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
     this.#settled = new SettledOrders((orderRef) => this.orders.get(orderRef), config.store);
     // One store for the three handlers: a paid order gets no second token, and each checkout is an attempt.
@@ -142,23 +140,16 @@ export class DemoBackend {
     return json(201, { order_ref, amount, currency, product_name });
   }
 
-  /** The shopper's order, or a fixed one; another shopper's order is as unknown as one never made. */
-  #orderFor(request: Request, orderRef: unknown): Order | undefined {
-    const order = this.orders.get(typeof orderRef === 'string' ? orderRef : undefined);
-    if (order === undefined) return undefined;
-    return this.orders.isFixed(order) || order.shopper === shopperOf(request.headers.get('cookie')) ? order : undefined;
-  }
-
   /** The token request for an order, from the shop's own data; 'paid' for an order the shop knows is
    *  paid (the store knows it too, across backends). success_url / fail_url point back at the shop's
    *  configured origin, the one its pages are served from, so the return page's message comes from the
    *  page's own origin; a forged Host header cannot move them. */
   #tokenParams(request: Request, orderRef: string | undefined): ResolvedOrder {
-    const order = this.#orderFor(request, orderRef);
+    const shopper = shopperOf(request.headers.get('cookie'));
+    const order = this.orders.visibleTo(orderRef, shopper);
     if (!order) return null;
     if (order.status === 'paid') return 'paid';
-    // A fixed order's status and callback go to the shopper paying it now.
-    if (this.orders.isFixed(order)) order.shopper = shopperOf(request.headers.get('cookie'));
+    this.orders.payingNow(order, shopper);
     const origin = this.config.shopOrigin;
     const siteId = order.redirect_mode ? (this.config.redirectSiteId as number) : this.config.siteId;
     return {
@@ -191,7 +182,8 @@ export class DemoBackend {
     };
     const shopper = order?.shopper;
     this.#log.push({ shopper, entry });
-    if (this.#log.length > this.#maxLog) this.#log.splice(0, this.#log.length - this.#maxLog);
+    const max = this.orders.max;
+    if (this.#log.length > max) this.#log.splice(0, this.#log.length - max);
     this.config.onCallback?.(entry);
     if (shopper === undefined) return;
     const event = callbackEvent(entry);

@@ -82,7 +82,8 @@ export class OrderBook {
   readonly #fixed = new Map<string, Order>();
   readonly #orders = new Map<string, Order>();
 
-  constructor(private readonly max = DEFAULT_MAX_ORDERS) {
+  /** How many orders of shoppers it keeps (the fixed ones aside): the oldest goes first. */
+  constructor(readonly max = DEFAULT_MAX_ORDERS) {
     for (const order of [
       this.#make('demo-beans-usd', { product: 'beans', currency: 'USD', method: 'card', language: 'EN', redirect_mode: false }, undefined),
       this.#make('demo-mug-eur', { product: 'mug', currency: 'EUR', method: 'sbp', language: 'DE', redirect_mode: false }, undefined),
@@ -101,8 +102,20 @@ export class OrderBook {
     return ref === undefined ? undefined : (this.#fixed.get(ref) ?? this.#orders.get(ref));
   }
 
-  /** A fixed order is anyone's to pay: it belongs to the shopper who asked for its token last. */
-  isFixed(order: Order): boolean {
+  /** The order `ref` as `shopper` may see it: their own, or a fixed one (anyone's to pay); another
+   *  shopper's order is as unknown as one never made. */
+  visibleTo(ref: unknown, shopper: string | undefined): Order | undefined {
+    const order = this.get(typeof ref === 'string' ? ref : undefined);
+    return order && (this.#isFixed(order) || order.shopper === shopper) ? order : undefined;
+  }
+
+  /** `shopper` asks for a token for `order`: a fixed order belongs to the shopper who asked last, so
+   *  its status and callback go to them. */
+  payingNow(order: Order, shopper: string | undefined): void {
+    if (this.#isFixed(order)) order.shopper = shopper;
+  }
+
+  #isFixed(order: Order): boolean {
     return this.#fixed.get(order.order_ref) === order;
   }
 

@@ -127,8 +127,7 @@ test('modal: Close dismisses the form; nothing is paid and no callback comes', a
 
 test('display redirect: the whole page goes to the form, Pay returns to the shop\'s success page', async () => {
   const { orderRef } = await checkout({ product: 'grinder', currency: 'USD', display: 'redirect' });
-  const config = (await (await fetch(`${demo().url}/api/checkout/config`)).json()) as { base_url: string };
-  await current.page.waitForURL((url) => url.href.startsWith(`${config.base_url}/api/jsapi/open/`));
+  await current.page.waitForURL((url) => url.href.startsWith(`${demo().baseUrl}/api/jsapi/open/`));
   await current.page.getByRole('button', { name: 'Pay' }).click();
   await current.page.waitForURL(`${demo().url}/demo/return.html?status=success`);
   await current.page.getByRole('heading', { name: 'Payment successful' }).waitFor();

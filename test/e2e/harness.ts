@@ -16,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface Demo {
   /** The shop's origin, http://localhost:{port} (the sandbox is on 127.0.0.1, another origin). */
   url: string;
+  /** The payment service's base URL, as the shop's config gives it to the page. */
+  baseUrl: string;
   server: ViteDevServer;
   close(): Promise<void>;
 }
@@ -34,7 +36,9 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Demo>
   });
   await server.listen();
   const { port } = server.httpServer?.address() as AddressInfo;
-  return { url: `http://localhost:${port}`, server, close: () => server.close() };
+  const url = `http://localhost:${port}`;
+  const config = (await (await fetch(`${url}/api/checkout/config`)).json()) as { base_url: string };
+  return { url, baseUrl: config.base_url, server, close: () => server.close() };
 }
 
 export function launchBrowser(): Promise<Browser> {

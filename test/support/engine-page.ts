@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { chromiumLaunchOptions, firefoxLaunchOptions, webkitOptions, type Engine } from './engines.mjs';
 import { startWebKitDriver, WebDriverSession, type ElementReference } from './webdriver.mjs';
+import { poll } from './poll.js';
 
 export const ENGINE_NAMES: Record<Engine, string> = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
 
@@ -45,7 +46,6 @@ export interface EngineBrowser {
 }
 
 const DEFAULT_VIEWPORT = { width: 1280, height: 900 };
-const WAIT_MS = 20_000;
 
 /** Finds a Target in the document it runs in (sent to the page as text). */
 function findTarget(target: Target): Element | null {
@@ -71,19 +71,6 @@ function formFrame(): HTMLIFrameElement | null {
   return document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe') ?? null;
 }
 
-/** Polls `attempt` until it gives something other than null (or throws the last error after WAIT_MS). */
-export async function poll<T>(attempt: () => Promise<T | null>, what: string, ms = WAIT_MS): Promise<T> {
-  let last: unknown;
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    try {
-      const value = await attempt();
-      if (value !== null) return value;
-    } catch (error) {
-      last = error;
-    }
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 /** Waits until `fn(arg)` is truthy in the page. */
 export async function waitUntil<A>(page: EnginePage, fn: (arg: A) => unknown, arg: A, what: string): Promise<void> {

@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, kill, nodeArgs, spawnRedis } from './redis-server.js';
-import { command, role, until } from './resp.js';
+import { command, role } from './resp.js';
+import { until } from './poll.js';
 
 export interface ClusterNode {
   readonly port: number;

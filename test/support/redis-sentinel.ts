@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, kill, nodeArgs, spawnRedis } from './redis-server.js';
-import { command, info, role, until } from './resp.js';
+import { command, info, role } from './resp.js';
+import { until } from './poll.js';
 
 export const SENTINEL_NAME = 'pay-form';
 

@@ -13,7 +13,8 @@ import { cb, record, storeContract } from './store-contract.js';
 import { assertExactlyOnce } from './exactly-once.js';
 import { ledgerKey, payoutsThroughFailover } from './payouts-through-failover.js';
 import { callbacksThroughFailover } from './callbacks-through-failover.js';
-import { command, role, until } from './resp.js';
+import { command, role } from './resp.js';
+import { until } from './poll.js';
 
 export interface Topology<T> {
   name: string;
