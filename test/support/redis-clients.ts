@@ -26,30 +26,16 @@ export interface ConnectedRedis {
 const ignore = () => undefined;
 
 async function nodeRedis(target: RedisTarget, onError: (error: unknown) => void): Promise<ConnectedRedis> {
-  switch (target.topology) {
-    case 'standalone': {
-      const client = createClient({ url: target.url, disableOfflineQueue: true, socket: { reconnectStrategy: 50 } }).on('error', onError);
-      await client.connect();
-      return { client, close: async () => client.destroy() };
-    }
-    case 'cluster': {
-      const client = createCluster({
-        rootNodes: target.rootNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
-        defaults: { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } },
-      }).on('error', onError);
-      await client.connect();
-      return { client, close: async () => client.destroy() };
-    }
-    case 'sentinel': {
-      const client = createSentinel({
-        name: target.name,
-        sentinelRootNodes: [...target.sentinels],
-        nodeClientOptions: { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } },
-      }).on('error', onError);
-      await client.connect();
-      return { client, close: () => client.destroy() };
-    }
-  }
+  const options = { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } } as const;
+  const client =
+    target.topology === 'cluster'
+      ? createCluster({ rootNodes: target.rootNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })), defaults: options })
+      : target.topology === 'sentinel'
+        ? createSentinel({ name: target.name, sentinelRootNodes: [...target.sentinels], nodeClientOptions: options })
+        : createClient({ url: target.url, ...options });
+  client.on('error', onError);
+  await client.connect();
+  return { client, close: async () => void (await client.destroy()) };
 }
 
 async function ioredis(target: RedisTarget, onError: (error: unknown) => void): Promise<ConnectedRedis> {

@@ -5,19 +5,18 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { BUNDLES, RETURN_BUNDLE } from '../../../scripts/entries.js';
 import { BUNDLE_BUDGET, RETURN_BUDGET, gzipBytes } from '../../../bench/size/size.js';
-
-const dist = new URL('../../../dist/', import.meta.url);
+import { distFile } from './dist.js';
 
 for (const name of [BUNDLES.esm, BUNDLES.iife]) {
   test(`dist/${name} is within the ${BUNDLE_BUDGET / 1024} KiB gzip budget`, async (t) => {
-    const gzip = gzipBytes(await readFile(new URL(name, dist)));
+    const gzip = gzipBytes(await readFile(distFile(name)));
     t.diagnostic(`${name}: ${gzip} B gzip of ${BUNDLE_BUDGET} B (${BUNDLE_BUDGET - gzip} B to spare)`);
     assert.ok(gzip <= BUNDLE_BUDGET, `${name} is ${gzip} B gzip, ${gzip - BUNDLE_BUDGET} B over the ${BUNDLE_BUDGET} B budget`);
   });
 }
 
 test(`dist/${RETURN_BUNDLE}, the return page's script, is within its ${RETURN_BUDGET / 1024} KiB gzip budget`, async (t) => {
-  const gzip = gzipBytes(await readFile(new URL(RETURN_BUNDLE, dist)));
+  const gzip = gzipBytes(await readFile(distFile(RETURN_BUNDLE)));
   t.diagnostic(`${RETURN_BUNDLE}: ${gzip} B gzip of ${RETURN_BUDGET} B`);
   assert.ok(gzip <= RETURN_BUDGET, `${RETURN_BUNDLE} is ${gzip} B gzip, over its ${RETURN_BUDGET} B budget`);
 });

@@ -10,6 +10,7 @@ import type { Sandbox } from '../../../src/sandbox/index.js';
 import { DemoBackend, type DemoBackendConfig } from '../../../demo/backend.js';
 import { serviceFromEnv, shopOriginFromEnv } from '../../../demo/backend-plugin.js';
 import { MERCHANT, press, sandbox, SECRET } from './helpers.js';
+import { startServer } from '../../support/loopback.js';
 
 const choices = { product: 'grinder', currency: 'VND', method: 'sbp', language: 'KZ', redirect_mode: false };
 
@@ -23,21 +24,24 @@ interface Shop {
 
 /** The demo backend on a node:http server, with a sandbox that calls it back. */
 async function startShop(config: Partial<DemoBackendConfig> = {}): Promise<Shop> {
-  const shop = {} as Shop;
-  shop.server = http.createServer((req, res) => shop.backend.middleware(req, res, () => res.writeHead(418).end()));
-  await new Promise<void>((resolve) => shop.server.listen(0, '127.0.0.1', resolve));
-  shop.url = `http://127.0.0.1:${(shop.server.address() as AddressInfo).port}`;
-  shop.sb = await sandbox({ callbackUrl: `${shop.url}/api/checkout/callback` });
-  shop.backend = new DemoBackend({
-    baseUrl: shop.sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: shop.url, ...config,
+  let backend: DemoBackend | undefined;
+  const server = await startServer((req, res) => backend?.middleware(req, res, () => res.writeHead(418).end()));
+  const sb = await sandbox({ callbackUrl: `${server.url}/api/checkout/callback` });
+  backend = new DemoBackend({
+    baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: server.url, ...config,
   });
-  shop.close = async () => {
-    shop.backend.close();
-    await shop.sb.close();
-    shop.server.closeAllConnections();
-    await new Promise((resolve) => shop.server.close(resolve));
+  const shopBackend = backend;
+  return {
+    sb,
+    backend: shopBackend,
+    server: server.server,
+    url: server.url,
+    close: async () => {
+      shopBackend.close();
+      await sb.close();
+      await server.close();
+    },
   };
-  return shop;
 }
 
 let shop: Shop;
