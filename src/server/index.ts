@@ -83,7 +83,7 @@ export { orderStatus } from './stores/callback-store.js';
 export { ATTEMPT_SEPARATOR, parseRequestId, type StatusAnswer, type TokenAnswer } from '../service/checkout.js';
 export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './stores/memory-callback-store.js';
 export { RedisCallbackStore, type RedisCallbackStoreOptions } from './stores/redis-callback-store.js';
-export { MemoryPayoutLedger, type MemoryPayoutLedgerOptions } from './client/memory-payout-ledger.js';
+export { MemoryPayoutLedger, type MemoryPayoutLedgerOptions } from './payouts/memory-payout-ledger.js';
 export type {
   PayoutLedger,
   PayoutEntry,
@@ -92,8 +92,8 @@ export type {
   PayoutFinish,
   PayoutResolution,
   PaidSource,
-} from './client/payout-ledger.js';
-export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './client/redis-payout-ledger.js';
+} from './payouts/payout-ledger.js';
+export { RedisPayoutLedger, type RedisPayoutLedgerOptions } from './payouts/redis-payout-ledger.js';
 export type {
   RedisClientLike,
   RedisCommandClient,
@@ -103,6 +103,6 @@ export type {
   NodeRedisSentinelLike,
   IoredisLike,
 } from './stores/redis-client.js';
-export type { PayoutRef, PayoutOutcome } from './client/payout-guard.js';
+export type { PayoutRef, PayoutOutcome } from './payouts/payout-guard.js';
 export { toNodeHandler, BodyConsumedError, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './http/node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './client/transport.js';

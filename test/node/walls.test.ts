@@ -11,7 +11,7 @@ const src = new URL('../../src/', import.meta.url);
 test('no import in src/ crosses a wall', async () => {
   const files = await sourceFiles(src);
   assert.ok(files.length > 30, `read ${files.length} files`);
-  for (const room of ['element', 'service', 'server', 'server/client', 'server/http', 'server/stores', 'sandbox']) {
+  for (const room of ['element', 'service', 'server', 'server/client', 'server/http', 'server/payouts', 'server/stores', 'sandbox']) {
     assert.ok(files.some((f) => f.path.startsWith(`${room}/`)), `room ${room} has files`);
   }
   assert.deepEqual(wallViolations(files), []);
@@ -45,6 +45,8 @@ const crossings: [string, string, RegExp][] = [
   ['server/client/x.ts', `import { toNodeHandler } from '../http/node-adapter.js';`, /server\/client room may not import the server\/http room/],
   ['server/http/x.ts', `import { PaymentClient } from '../index.js';`, /only through server\/errors\.js/],
   ['server/client/x.ts', `import { startSandbox } from '../../sandbox/index.js';`, /server\/client room may not import the sandbox room/],
+  ['server/payouts/x.ts', `import { PaymentClient } from '../client/payment-client.js';`, /server\/payouts room may not import the server\/client room/],
+  ['server/payouts/x.ts', `import { toNodeHandler } from '../http/node-adapter.js';`, /server\/payouts room may not import the server\/http room/],
   ['sandbox/x.ts', `import { MemoryCallbackStore } from '../server/stores/memory-callback-store.js';`, /sandbox room may not import the server\/stores room/],
   ['x.ts', `export {};`, /not in a room/],
   ['server/x.ts', `import { y } from '../support/walls.js';`, /outside src/],

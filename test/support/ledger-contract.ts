@@ -1,4 +1,4 @@
-// The payout ledger's contract (src/server/client/payout-ledger.ts), one test per rule, for any
+// The payout ledger's contract (src/server/payouts/payout-ledger.ts), one test per rule, for any
 // ledger: payout-ledger.test.ts runs it on MemoryPayoutLedger and RedisPayoutLedger, and the topology
 // tests on RedisPayoutLedger through each Redis client shape. Call it inside a describe().
 import { test } from 'node:test';

@@ -6,8 +6,8 @@ import { checkOptions, count, fn, nonEmptyString, timerMilliseconds, timerMillis
 import { checkBaseUrl } from '../../service/form-url.js';
 import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../../service/signature.js';
 import type { TransportSettings } from './transport.js';
-import { MemoryPayoutLedger } from './memory-payout-ledger.js';
-import type { PayoutLedger } from './payout-ledger.js';
+import { MemoryPayoutLedger } from '../payouts/memory-payout-ledger.js';
+import type { PayoutLedger } from '../payouts/payout-ledger.js';
 import { nodeTransport } from './node-transport.js';
 
 /** A warning about a request that was sent after a documented normalisation. */

@@ -13,8 +13,8 @@ import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from 
 import { SERVICE_PATHS } from '../../service/paths.js';
 import { signed, type JsonValue } from '../../service/signature.js';
 import { postJson } from './transport.js';
-import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from './payout-guard.js';
-import type { PayoutEntry } from './payout-ledger.js';
+import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from '../payouts/payout-guard.js';
+import type { PayoutEntry } from '../payouts/payout-ledger.js';
 
 /** obtain_token's answer. Show the user the form with `key`, or send them to `redirect_url`. */
 export interface TokenResponse {

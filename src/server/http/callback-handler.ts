@@ -9,8 +9,8 @@ import { hmacVerifier, type Verifier } from '../../service/signature.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { PayFormError, requireOptions } from '../errors.js';
 import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
-import type { PayoutLedger } from '../client/payout-ledger.js';
-import { resolveFromCallback } from '../client/payout-guard.js';
+import type { PayoutLedger } from '../payouts/payout-ledger.js';
+import { resolveFromCallback } from '../payouts/payout-guard.js';
 import { sendUntilTaken } from '../stores/retry.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 

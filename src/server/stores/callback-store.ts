@@ -2,7 +2,7 @@
 // verified callback before onStatus, then finishes it (recording the outcome for its order and
 // attempt) or releases it; the status handler reads an order's verified status; the token handler
 // starts an attempt, or learns that the order is paid. The payout ledger's claims use the same words,
-// claim and finish (client/payout-ledger.ts).
+// claim and finish (payouts/payout-ledger.ts).
 import { PAID_STATUS, type StatusAnswer } from '../../service/checkout.js';
 
 /** What a claim found: `claimed` (this call holds it now), `finished` (handled before), `in-flight` (another holds it). */

@@ -3,34 +3,22 @@
 // ioredis through redis-connection.ts, so pay-form never imports either library (optional peer
 // dependencies) and its types do not need them; the same client can serve RedisPayoutLedger.
 import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
-import { PAID_STATUS } from '../../service/checkout.js';
+import { PAID_STATUS, parseStatusAnswer } from '../../service/checkout.js';
 import { Watchers } from './watchers.js';
 import type { RedisClientLike } from './redis-client.js';
-import { redisConnection, redisPrefix, replicaDefault, type RedisConnection, type RedisSubscription } from './redis-connection.js';
+import { redisConnection, type RedisConnection, type RedisSubscription } from './redis-connection.js';
+import { resolveRedisOptions, type RedisOptions } from './redis-options.js';
 import { RedisScript } from './redis-script.js';
 import { sendUntilTaken } from './retry.js';
-import { ConfigError, StoreError, requireOptions } from '../errors.js';
-import { count, milliseconds, timerMilliseconds } from '../../service/option-rules.js';
+import { ConfigError, StoreError } from '../errors.js';
+import { milliseconds } from '../../service/option-rules.js';
 
-export interface RedisCallbackStoreOptions {
-  /** Put before every key and the channel name. Default 'pay-form:'. */
-  prefix?: string;
+/** The shared Redis options (prefix default 'pay-form:', ttlMs default 7 days), and the store's own. */
+export interface RedisCallbackStoreOptions extends RedisOptions {
   /** How long an in-flight claim holds: past it, the next delivery claims the key again. Default 60 s. */
   leaseMs?: number;
-  /** How long a finished callback and an order's record are remembered. Default 7 days. */
-  ttlMs?: number;
-  /** Each command's own limit, so a Redis that does not answer is a failure (503), not a hang. Default 2000. */
-  commandTimeoutMs?: number;
   /** Told about subscriber errors (pub/sub is only a hint: the status handler also re-reads). */
   onError?: (error: unknown) => void;
-  /**
-   * How many replicas must hold a claim and a finish before they count (WAIT): fewer within
-   * replicaWaitMs and the callback is answered 503 (delivered again). Default 1 on a cluster or
-   * Sentinel client, 0 (no WAIT) on a standalone one.
-   */
-  replicas?: number;
-  /** WAIT's time limit, on top of commandTimeoutMs. Default 1000. */
-  replicaWaitMs?: number;
 }
 
 // Every key of one order carries the order reference as its hash tag: `{prefix}{{order}}:`, the order
@@ -109,21 +97,12 @@ export class RedisCallbackStore implements CallbackStore {
       throw new ConfigError([{ path: 'client', message: 'must be a connected client of node-redis or ioredis' }], 'RedisCallbackStore');
     }
     this.#redis = redis;
-    this.prefix = options.prefix ?? 'pay-form:';
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.ttlMs = options.ttlMs ?? 7 * 24 * 60 * 60 * 1000;
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
-    this.replicas = options.replicas ?? replicaDefault(redis.topology);
-    this.replicaWaitMs = options.replicaWaitMs ?? 1000;
+    ({ prefix: this.prefix, ttlMs: this.ttlMs, commandTimeoutMs: this.commandTimeoutMs, replicas: this.replicas, replicaWaitMs: this.replicaWaitMs } =
+      resolveRedisOptions('RedisCallbackStore', redis, options, { prefix: 'pay-form:', ttlMs: 7 * 24 * 60 * 60 * 1000 }, [
+        ['leaseMs', milliseconds(this.leaseMs)],
+      ]));
     this.#onError = options.onError;
-    requireOptions('RedisCallbackStore', [
-      ['prefix', redisPrefix(this.prefix)],
-      ['leaseMs', milliseconds(this.leaseMs)],
-      ['ttlMs', milliseconds(this.ttlMs)],
-      ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
-      ['replicas', count(this.replicas)],
-      ['replicaWaitMs', timerMilliseconds(this.replicaWaitMs)],
-    ]);
   }
 
   get #channel(): string {
@@ -241,16 +220,12 @@ export class RedisCallbackStore implements CallbackStore {
   }
 }
 
-/** A verified status as stored: JSON of { status, invoice_id }; anything else reads as absent. */
+/** A verified status as stored: JSON of the status answer, read by the protocol's one parser; anything else reads as absent. */
 export function parseOrderStatus(text: unknown): OrderStatus | undefined {
   if (typeof text !== 'string') return undefined;
   try {
-    const value = JSON.parse(text) as Partial<OrderStatus> | null;
-    if (typeof value?.status === 'string' && typeof value.invoice_id === 'string') {
-      return { status: value.status, invoice_id: value.invoice_id };
-    }
+    return parseStatusAnswer(JSON.parse(text)) ?? undefined;
   } catch {
-    // A foreign value under our key: treated as no status.
+    return undefined; // a foreign value under our key: no status
   }
-  return undefined;
 }

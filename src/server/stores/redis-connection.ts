@@ -65,7 +65,7 @@ function nodeRedisSubscribe(
   subscriber.on('error', onError);
   const subscribed = (async () => {
     await subscriber.connect();
-    if (closed) throw new Error('closed');
+    if (closed) throw new StoreError('closed');
     await subscriber.subscribe(channel, listener);
   })();
   return {
@@ -126,7 +126,7 @@ function ioredis(client: IoredisLike): RedisConnection {
     pipeline: async (_key, commands) => {
       // On a cluster, ioredis sends a pipeline to the node of its keys' slot (WAIT has none).
       const replies = await client.pipeline(commands.map((args) => ['call', ...args])).exec();
-      if (replies === null) throw new Error('Redis: the pipeline was discarded');
+      if (replies === null) throw new StoreError('Redis: the pipeline was discarded');
       const failed = replies.find(([error]) => error !== null);
       if (failed) throw failed[0];
       return replies.map(([, reply]) => reply);
@@ -144,10 +144,10 @@ function ioredis(client: IoredisLike): RedisConnection {
           // With enableOfflineQueue: false, a SUBSCRIBE before the connection is ready fails.
           await new Promise<void>((resolve, reject) => {
             subscriber.once('ready', () => resolve());
-            subscriber.once('end', () => reject(new Error('Redis: the subscriber connection ended')));
+            subscriber.once('end', () => reject(new StoreError('Redis: the subscriber connection ended')));
           });
         }
-        if (closed) throw new Error('closed');
+        if (closed) throw new StoreError('closed');
         await subscriber.subscribe(channel);
       })();
       return {

@@ -14,7 +14,7 @@ export async function bounded<T>(redis: RedisConnection, what: string, timeoutMs
   if (!redis.ready()) throw new StoreError('Redis is not connected');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new StoreError(`Redis did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
     return await Promise.race([send(), late]);

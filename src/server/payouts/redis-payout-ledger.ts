@@ -17,27 +17,13 @@ import {
   type PayoutResolution,
 } from './payout-ledger.js';
 import type { RedisCommandClient } from '../stores/redis-client.js';
-import { redisConnection, redisPrefix, replicaDefault, type RedisConnection } from '../stores/redis-connection.js';
+import { redisConnection, type RedisConnection } from '../stores/redis-connection.js';
+import { resolveRedisOptions, type RedisOptions } from '../stores/redis-options.js';
 import { RedisScript } from '../stores/redis-script.js';
-import { ConfigError, requireOptions } from '../errors.js';
-import { count, milliseconds, timerMilliseconds } from '../../service/option-rules.js';
+import { ConfigError, StoreError } from '../errors.js';
 
-export interface RedisPayoutLedgerOptions {
-  /** Prefix of every key. Default `pay-form:payout:`. */
-  prefix?: string;
-  /** How long a paid entry is remembered. Default 30 days. */
-  ttlMs?: number;
-  /** How long one command may take before the ledger counts Redis as unreachable. Default 2000. */
-  commandTimeoutMs?: number;
-  /**
-   * How many replicas must hold a claim before the payout is sent (WAIT); fewer within replicaWaitMs
-   * and the claim is released and the payout refused with PayoutLedgerError, nothing sent. Default 1
-   * on a cluster or Sentinel client, 0 (no WAIT) on a standalone one.
-   */
-  replicas?: number;
-  /** WAIT's time limit, on top of commandTimeoutMs. Default 1000. */
-  replicaWaitMs?: number;
-}
+/** The shared Redis options: prefix default `pay-form:payout:`, ttlMs (how long a paid entry is remembered) default 30 days. */
+export type RedisPayoutLedgerOptions = RedisOptions;
 
 // Marks a stale claim unknown in place; shared by claim and get. Token and fingerprint are kept, so
 // the late answer of a hung holder can still finish it.
@@ -142,18 +128,8 @@ export class RedisPayoutLedger implements PayoutLedger {
     const redis = redisConnection(client);
     if (redis === undefined) throw new ConfigError([{ path: 'client', message: 'must be a connected client of node-redis or ioredis' }], 'RedisPayoutLedger');
     this.#redis = redis;
-    this.prefix = options.prefix ?? 'pay-form:payout:';
-    this.ttlMs = options.ttlMs ?? 30 * 24 * 60 * 60 * 1000;
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 2000;
-    this.replicas = options.replicas ?? replicaDefault(redis.topology);
-    this.replicaWaitMs = options.replicaWaitMs ?? 1000;
-    requireOptions('RedisPayoutLedger', [
-      ['prefix', redisPrefix(this.prefix)],
-      ['ttlMs', milliseconds(this.ttlMs)],
-      ['commandTimeoutMs', timerMilliseconds(this.commandTimeoutMs)],
-      ['replicas', count(this.replicas)],
-      ['replicaWaitMs', timerMilliseconds(this.replicaWaitMs)],
-    ]);
+    ({ prefix: this.prefix, ttlMs: this.ttlMs, commandTimeoutMs: this.commandTimeoutMs, replicas: this.replicas, replicaWaitMs: this.replicaWaitMs } =
+      resolveRedisOptions('RedisPayoutLedger', redis, options, { prefix: 'pay-form:payout:', ttlMs: 30 * 24 * 60 * 60 * 1000 }));
   }
 
   async claim(key: string, claim: PayoutClaim): Promise<PayoutEntry | undefined> {
@@ -164,7 +140,7 @@ export class RedisPayoutLedger implements PayoutLedger {
     const held = toEntry(reply);
     // Ours, but too few replicas have it: a throw, so the payout is refused and the claim released.
     if (held === undefined && !kept) {
-      throw new Error(`Redis: the claim reached ${replicas} of ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
+      throw new StoreError(`Redis: the claim reached ${replicas} of ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
     }
     return held;
   }
