@@ -51,8 +51,11 @@ if (env['NO_WATCH'] === '1') {
     claim: (c) => full.claim(c),
     finish: (c) => full.finish(c),
     release: (c) => full.release(c),
+    judge: (c) => full.judge(c),
     status: (order, attempt) => full.status(order, attempt),
-    startAttempt: (order, attempt) => full.startAttempt(order, attempt),
+    startAttempt: (order, request) => full.startAttempt(order, request),
+    keepToken: (order, attempt, token) => full.keepToken(order, attempt, token),
+    dropAttempt: (order, attempt) => full.dropAttempt(order, attempt),
   };
 }
 

@@ -176,6 +176,7 @@ describe('toNodeHandler: native path and Fetch path answer alike', () => {
       const bodies: string[] = [];
       const handler = createTokenHandler({
         client: clientFor(service.url),
+        store: new MemoryCallbackStore(),
         resolve: async (request, body) => {
           const url = new URL(request.url);
           // The handler has read the body (resolve gets it parsed): under node:http the Request carries
