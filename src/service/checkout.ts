@@ -50,7 +50,7 @@ export function parseTokenAnswer(data: unknown): TokenAnswer | null {
  */
 export function parseStatusAnswer(data: unknown): StatusAnswer | null {
   const { status, invoice_id, extra } = Object(data) as Record<string, unknown>;
-  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? { status, invoice_id, ...(extra === true && { extra }) } : null;
+  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? (extra === true ? { status, invoice_id, extra } : { status, invoice_id }) : null;
 }
 
 // An attempt is one token request for an order: the service gets `{order reference}~{attempt id}` as
