@@ -127,6 +127,19 @@ export function attemptContract(make: () => Promise<CallbackStore>, prefix: stri
     assert.deepEqual(await deliver(a, paid(o, old, 'inv-e1')), { verdict: 'extra', reason: 'superseded', paidBy: undefined });
   });
 
+  test('attempts: a decline ends the attempt when it is judged, before onStatus is done: a retry gets a new attempt', async () => {
+    const [a, b] = [await make(), await make()];
+    const o = order('o-declined');
+    const attempt = await started(a, o);
+    const declined = paid(o, attempt, 'inv-d1', 100, 'fail');
+    assert.equal(await b.claim(declined), 'claimed');
+    assert.deepEqual(await b.judge(declined), { verdict: 'attempt' });
+    // onStatus still runs on b: nothing is finished yet.
+    const retry = await a.startAttempt(o, ask(100));
+    assert.equal(retry.state, 'started');
+    assert.notEqual(retry.state === 'started' ? retry.attempt : '', attempt);
+  });
+
   test('attempts: a key obtained while the order got paid is not kept; a dropped attempt lets the next ask start at once', async () => {
     const [a, b] = [await make(), await make()];
     const o = order('o-inflight');

@@ -12,6 +12,8 @@ export interface AttemptRecord {
   at: number;
   token?: KeptToken;
   superseded?: true;
+  /** A status other than success was judged for it (a decline): the next request starts a new attempt. */
+  ended?: true;
 }
 
 /** What a store keeps of one order's attempts. */
@@ -30,7 +32,7 @@ export function startIn(book: AttemptBook, request: AttemptRequest, now: number)
   if (book.payer !== undefined) return { state: 'paid' };
   const id = book.current;
   const current = id === undefined ? undefined : book.started.get(id);
-  if (id !== undefined && current !== undefined && !current.superseded && !book.outcomes.has(id)
+  if (id !== undefined && current !== undefined && !current.superseded && !current.ended && !book.outcomes.has(id)
     && current.amount === request.amount && current.currency === request.currency && now - current.at < request.lifetimeMs) {
     if (current.token !== undefined) return { state: 'live', attempt: id, token: current.token };
     if (now - current.at < request.obtainMs) return { state: 'obtaining', attempt: id };
@@ -57,7 +59,11 @@ export function dropIn(book: AttemptBook, attempt: string): void {
 export function judgeIn(book: AttemptBook, callback: CallbackRecord): Verdict {
   const record = book.started.get(callback.attempt);
   if (record === undefined) return { verdict: 'foreign' };
-  if (callback.status !== PAID_STATUS) return { verdict: 'attempt' };
+  if (callback.status !== PAID_STATUS) {
+    // Ended at once, not when onStatus is done: a retry right after a decline gets a new key, not the declined one.
+    record.ended = true;
+    return { verdict: 'attempt' };
+  }
   if (book.payer === callback.invoice_id) return { verdict: 'payment' };
   const reason: ExtraReason | undefined = book.payer !== undefined ? 'order-paid' : record.superseded ? 'superseded'
     : callback.amount !== record.amount || callback.currency !== record.currency ? 'other-terms' : undefined;

@@ -3,7 +3,7 @@
 // carries the order as its hash tag). The order's hash holds, beside `paid`, `current` and each
 // attempt's outcome `a:{id}`: `payer` (the invoice judged to pay the order), and per attempt `t:{id}`
 // (when it started, Redis's own clock), `m:{id}` (its amount and currency), `k:{id}` (its key, once
-// kept) and `x:{id}` (superseded). The hash lives ttlMs from its last write.
+// kept), `x:{id}` (superseded) and `e:{id}` (ended by a status other than success). The hash lives ttlMs from its last write.
 import { StoreError } from '../errors.js';
 import type { AttemptRequest, AttemptStart, CallbackRecord, ExtraReason, KeptToken, Verdict } from './callback-store.js';
 import { RedisScript } from './redis-script.js';
@@ -18,7 +18,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local id = redis.call('HGET', KEYS[1], 'current')
 if id then
   local at = tonumber(redis.call('HGET', KEYS[1], 't:' .. id))
-  if at and redis.call('HEXISTS', KEYS[1], 'x:' .. id) == 0 and redis.call('HEXISTS', KEYS[1], 'a:' .. id) == 0
+  if at and redis.call('HEXISTS', KEYS[1], 'x:' .. id) == 0 and redis.call('HEXISTS', KEYS[1], 'e:' .. id) == 0
+    and redis.call('HEXISTS', KEYS[1], 'a:' .. id) == 0
     and redis.call('HGET', KEYS[1], 'm:' .. id) == ARGV[2] and now - at < tonumber(ARGV[3]) then
     local k = redis.call('HGET', KEYS[1], 'k:' .. id)
     if k then return {'live', id, k} end
@@ -42,7 +43,10 @@ return 1`);
 
 // ARGV: attempt, invoice, '1' for a success, terms, ttlMs.
 export const JUDGE = new RedisScript(`if redis.call('HEXISTS', KEYS[1], 't:' .. ARGV[1]) == 0 then return {'foreign'} end
-if ARGV[3] ~= '1' then return {'attempt'} end
+if ARGV[3] ~= '1' then
+  redis.call('HSET', KEYS[1], 'e:' .. ARGV[1], '1')
+  return {'attempt'}
+end
 local payer = redis.call('HGET', KEYS[1], 'payer')
 if payer == ARGV[2] then return {'payment'} end
 if payer then return {'extra', 'order-paid', payer} end
