@@ -122,4 +122,5 @@ const server = http.createServer((req, res) => {
   }
   status(req, res);
 });
-server.listen(0, '127.0.0.1', () => say({ port: (server.address() as AddressInfo).port }));
+// PORT: a port chosen before the sandbox that calls this worker back starts (else a free one).
+server.listen(Number(env['PORT'] ?? 0), '127.0.0.1', () => say({ port: (server.address() as AddressInfo).port }));
