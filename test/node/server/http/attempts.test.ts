@@ -97,6 +97,11 @@ for (const [kind, stores] of kinds) {
       assert.deepEqual(call!.order.extra, {
         reason: 'superseded', orderRef: 'o-cart', attempt: old.body['attempt'], invoice_id: call!.payload.invoice_id, amount: 100, currency: 'USD', paidBy: undefined,
       });
+      // The service delivers it again, to both servers at once: still reported once.
+      const again = JSON.stringify(s.sandbox.callbacks().at(-1)!.body);
+      const redelivered = await Promise.all(s.backends.map((url) => fetch(`${url}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: again })));
+      assert.deepEqual(redelivered.map((r) => r.status), [200, 200]);
+      assert.equal(s.calls.length, 1, 'the extra payment reached onStatus once');
       assert.deepEqual(await s.status('o-cart', String(old.body['attempt'])), { status: 200, body: { status: 'success', invoice_id: call!.payload.invoice_id, extra: true } });
       assert.equal((await s.status('o-cart', String(now.body['attempt']))).status, 204, 'the new attempt is pending');
       assert.equal((await s.status('o-cart')).status, 204, 'the order is unpaid');
