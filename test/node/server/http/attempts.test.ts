@@ -35,12 +35,12 @@ const kinds: Array<[string, () => Promise<[CallbackStore, CallbackStore]>]> = [
   }],
   ['two RedisCallbackStores on one redis-server', async () => {
     const prefix = `shop${++prefixes}:`;
-    const made = await Promise.all([0, 1].map(async () => {
+    const server = async () => {
       const client = await connectedClient(redis.url);
       clients.push(client);
       return new RedisCallbackStore(client, { prefix });
-    }));
-    return made as [CallbackStore, CallbackStore];
+    };
+    return [await server(), await server()];
   }],
 ];
 
