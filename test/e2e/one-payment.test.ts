@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startWorker, type Worker } from '../support/callback-workers.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
-import { builtSandbox, freePort, SANDBOX_MERCHANT } from '../support/recipes.js';
+import { startWorker, type Worker } from '../support/servers/callback-workers.js';
+import { startRedis, type RedisServer } from '../support/redis/redis.js';
+import { builtSandbox, freePort, SANDBOX_MERCHANT } from '../support/apps/recipes.js';
 import { launchBrowser } from './harness.js';
 
 type Seen = Array<{ type: string; detail: Record<string, unknown> }>;

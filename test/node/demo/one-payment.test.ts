@@ -7,8 +7,8 @@ import { after, test } from 'node:test';
 import { DemoBackend, type CallbackLogEntry } from '../../../demo/backend.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { MERCHANT, SECRET } from '../../support/constants.js';
-import { startServer, type Loopback } from '../../support/loopback.js';
-import { pay } from '../../support/attempt-shop.js';
+import { startServer, type Loopback } from '../../support/servers/loopback.js';
+import { pay } from '../../support/servers/attempt-shop.js';
 
 const closers: Array<() => Promise<void> | void> = [];
 after(async () => {

@@ -7,8 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryCallbackStore, RedisCallbackStore, sign, type CallbackStore } from '../../../../src/server/index.js';
-import { connectedClient, startRedis, type RedisServer } from '../../../support/redis.js';
-import { pay, startShop, type Shop } from '../../../support/attempt-shop.js';
+import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
+import { pay, startShop, type Shop } from '../../../support/servers/attempt-shop.js';
 import { SECRET } from '../../../support/constants.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
 // process's token and callback handlers share it.
 import { describe } from 'node:test';
 import { MemoryCallbackStore } from '../../../../src/server/index.js';
-import { attemptContract } from '../../../support/attempt-contract.js';
+import { attemptContract } from '../../../support/contracts/attempt-contract.js';
 
 describe('MemoryCallbackStore attempts', () => {
   const store = new MemoryCallbackStore();
