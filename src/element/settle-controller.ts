@@ -18,8 +18,8 @@ const MAX_WAIT_MS = 30000;
 export const MAX_TIMER_MS = 2147483647;
 /** After a 204 (a long poll that ran out) the next ask waits at least this long, and starts at least BACKOFF_MS after the last. */
 const MIN_ASK_INTERVAL_MS = 250;
-/** A redirect, a 4xx or a 200 that is not JSON is asked again this many times, slowly, then the asking stops. */
-const REFUSALS = 3;
+/** A redirect, a 4xx or a 200 that is not JSON counts three failures, and ends the asking past this many: about four asks, slowly. */
+const GIVE_UP = 6;
 
 export type SettleErrorCode = 'settle-timeout' | 'invalid-status-url';
 
@@ -73,13 +73,12 @@ export class SettleController extends RunController<SettleCallbacks> {
     const failed = (code: SettleErrorCode, message: string) => () => {
       if (ms !== undefined && !said) this.on.failed(code, (said = message));
     };
-    const refuse = failed('invalid-status-url', 'status-url answered no JSON of its own');
     let url: URL | undefined;
     try {
       url = new URL(statusUrl, document.baseURI);
     } catch {}
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-    if (url?.origin !== location.origin) return refuse();
+    if (url?.origin !== location.origin) return failed('invalid-status-url', 'status-url is on another origin')();
     // A fragment in status-url stays out: fetch never sends one. Without order-ref the endpoint's 404
     // says that it knows no such order.
     url.searchParams.set(ORDER_REF_PARAM, orderRef ?? '');
@@ -87,7 +86,6 @@ export class SettleController extends RunController<SettleCallbacks> {
     const [signal, end] = this.begin(ms ?? MAX_TIMER_MS, failed('settle-timeout', `no status in ${ms} ms`));
     // Failures since the last 204 (or the start): the wait after one doubles with each.
     let failures = 0;
-    let refusals = 0;
     // A stopped run ends at its next ask (stop() ends its pause), before asking again.
     for (;;) {
       const asked = Date.now();
@@ -115,8 +113,9 @@ export class SettleController extends RunController<SettleCallbacks> {
           // A redirect, a 200 that is not the protocol's JSON or a 4xx (but 429, which asks to come back later)
           // will not mend itself soon: said once, asked again a few times, slowly (a session may come back).
           if (status < 500 && status !== 429) {
-            const report = status % 200 ? failed('settle-timeout', `status-url answered ${status}: unknown order`) : refuse;
-            if (refusals++ === REFUSALS) return end(report);
+            // 0 is a redirect; a 4xx says the endpoint does not know the order (or this shopper).
+            const report = failed(status % 200 ? 'settle-timeout' : 'invalid-status-url', `status-url answered ${status}`);
+            if (failures > GIVE_UP) return end(report);
             report();
             failures += 2;
           }

@@ -4,7 +4,7 @@
 // with or without a return page's result.
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
+import { countAsks, errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
 import { DEFAULT_TEXTS } from '../../src/element/index.js';
 
 interface StatusRequest {
@@ -337,13 +337,17 @@ describe('<pay-form status-url> that keeps failing: one page never floods the en
       { ref: order('broken'), statusUrl: '/__status' },
       { ref: order('drop'), statusUrl: '/__status' },
     ];
+    const counters = modes.map(({ ref }) => countAsks(ref));
     // await-settled return pages, as a shopper whose session ended would see them.
     const pages = await Promise.all(modes.map(({ ref, statusUrl }) => mount({ 'status-url': statusUrl, 'order-ref': ref, 'await-settled': '' })));
     await settle(10000);
+    const asked = counters.reverse().map((counter) => counter.stop()).reverse();
     const redirected = await executeServerCommand<(string | null)[], undefined>('redirect-requests');
-    const asked = await Promise.all(modes.map(async ({ ref }, i) => (i === 1 ? redirected.filter((r) => r === ref) : await statusRequests(ref)).length));
+    const heard = await Promise.all(modes.map(async ({ ref }, i) => (i === 1 ? redirected.filter((r) => r === ref) : await statusRequests(ref)).length));
     for (const [i, { ref }] of modes.entries()) {
-      expect(asked[i], `${ref}: asked`).to.be.within(1, 10);
+      expect(asked[i], `${ref}: asked`).to.be.within(1, 6);
+      // The endpoint hears a few more where the connection is dropped: the browser retries those itself.
+      expect(heard[i], `${ref}: heard`).to.be.within(1, 15);
       expect(count(pages[i]!.events, 'pay-form-error'), `${ref}: errors`).to.be.at.most(1);
       pages[i]!.el.remove();
     }
