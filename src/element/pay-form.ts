@@ -26,9 +26,9 @@ const SETTLE_INPUTS = ['statusUrl', 'orderRef', 'awaitSettled'] as const;
  * @fires pay-form-open - `{ url, display }`: the form URL is chosen, before it loads.
  * @fires pay-form-ready - `{ url }`: the iframe has loaded the form.
  * @fires pay-form-redirect - `{ url }`, cancelable: unless cancelled the page is then sent to `url`.
- * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page.
- * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
- * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money. A `success` or `fail` becomes the state, the form kept as after a result.
+ * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page; never after pay-form-settled for the same attempt.
+ * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page; never after pay-form-settled for the same attempt.
+ * @fires pay-form-settled - `{ status, invoice_id, extra? }` (StatusAnswer): status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money, and the attempt's last result event. A `success` or `fail` becomes the state, the form kept as after a result, or removed on a `success` it had not reached itself (paid in another tab).
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
  * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, an order already paid, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
  *

@@ -341,15 +341,16 @@ describe('<pay-form status-url> that keeps failing: one page never floods the en
     // await-settled return pages, as a shopper whose session ended would see them.
     const pages = await Promise.all(modes.map(({ ref, statusUrl }) => mount({ 'status-url': statusUrl, 'order-ref': ref, 'await-settled': '' })));
     await settle(10000);
+    for (const { el } of pages) el.remove();
     const asked = counters.reverse().map((counter) => counter.stop()).reverse();
     const redirected = await executeServerCommand<(string | null)[], undefined>('redirect-requests');
     const heard = await Promise.all(modes.map(async ({ ref }, i) => (i === 1 ? redirected.filter((r) => r === ref) : await statusRequests(ref)).length));
     for (const [i, { ref }] of modes.entries()) {
       expect(asked[i], `${ref}: asked`).to.be.within(1, 6);
-      // The endpoint hears a few more where the connection is dropped: the browser retries those itself.
-      expect(heard[i], `${ref}: heard`).to.be.within(1, 15);
+      // What the endpoint hears, but for a dropped connection, which the browser retries itself before the
+      // element sees an error (Firefox up to about ten times, Chromium and WebKit a few).
+      if (!ref.startsWith('drop-')) expect(heard[i], `${ref}: heard`).to.equal(asked[i]);
       expect(count(pages[i]!.events, 'pay-form-error'), `${ref}: errors`).to.be.at.most(1);
-      pages[i]!.el.remove();
     }
     // The 404, the redirect and the HTML answer are said at once, and asked again only slowly.
     expect(pages.slice(0, 3).map(({ events }) => errorCode(events))).to.deep.equal(['settle-timeout', 'invalid-status-url', 'invalid-status-url']);
