@@ -16,7 +16,7 @@ const BACKOFF_MS = 1000;
 const MAX_WAIT_MS = 30000;
 /** The longest a browser timer waits (2^31 - 1 ms, about 24.8 days). */
 export const MAX_TIMER_MS = 2147483647;
-/** After a 204 (a long poll that ran out) the next ask waits at least this long, and starts at least BACKOFF_MS after the last. */
+/** After a 204 (a long poll that ran out) the next ask waits this long, jittered: short, so a callback that lands then is not held up. */
 const MIN_ASK_INTERVAL_MS = 250;
 /** A redirect, a 4xx or a 200 that is not JSON counts three failures, and ends the asking past this many: about four asks, slowly. */
 const GIVE_UP = 6;
@@ -88,7 +88,6 @@ export class SettleController extends RunController<SettleCallbacks> {
     let failures = 0;
     // A stopped run ends at its next ask (stop() ends its pause), before asking again.
     for (;;) {
-      const asked = Date.now();
       let wait: number | undefined;
       try {
         // fetch's default credentials mode, same-origin, sends the page's cookies to its own backend.
@@ -97,7 +96,8 @@ export class SettleController extends RunController<SettleCallbacks> {
         // A redirect is not followed: it comes back as an opaque answer, status 0. A 200 is parsed as JSON
         // only, so the answer never reaches the DOM.
         const json = response.headers.get('content-type')?.startsWith('application/json');
-        // Two non-empty strings settle, and only the protocol's fields go on; an unreadable answer is asked again.
+        // Two non-empty strings settle, and only the protocol's fields go on; JSON that does not parse is asked
+        // again like a network error.
         const detail = status === 200 && json && parseStatusAnswer(await response.json());
         if (detail) {
           return end(() => {
@@ -107,8 +107,7 @@ export class SettleController extends RunController<SettleCallbacks> {
         }
         if (status === 204) {
           failures = 0;
-          // A long poll that ran out is asked again soon; one that did not wait, a second after it was asked.
-          wait = Math.max(MIN_ASK_INTERVAL_MS, asked + BACKOFF_MS - Date.now());
+          wait = MIN_ASK_INTERVAL_MS;
         } else {
           // A redirect, a 200 that is not the protocol's JSON or a 4xx (but 429, which asks to come back later)
           // will not mend itself soon: said once, asked again a few times, slowly (a session may come back).
