@@ -78,7 +78,7 @@ export class SettleController extends RunController<SettleCallbacks> {
       url = new URL(statusUrl, document.baseURI);
     } catch {}
     // Same origin only, so the page's cookies go to its own backend (docs/element.md).
-    if (url?.origin !== location.origin) return failed('invalid-status-url', 'status-url is on another origin')();
+    if (url?.origin !== location.origin) return failed('invalid-status-url', `status-url is not on ${location.origin}`)();
     // A fragment in status-url stays out: fetch never sends one. Without order-ref the endpoint's 404
     // says that it knows no such order.
     url.searchParams.set(ORDER_REF_PARAM, orderRef ?? '');
