@@ -32,7 +32,7 @@ export class SettleController extends RunController<SettleCallbacks> {
   /** pay-form-settled fired for the last run. */
   declare settled?: boolean;
   /** Ends the current pause between two asks; `true` when the network came back. */
-  declare wake?: (online?: boolean) => void;
+  #wake?: (online?: boolean) => void;
 
   hostConnected(): void {
     this.offline = !navigator.onLine;
@@ -51,14 +51,14 @@ export class SettleController extends RunController<SettleCallbacks> {
     this.host.requestUpdate();
     if (!(this.offline = type === 'offline')) {
       this.back = Date.now();
-      this.wake?.(true);
+      this.#wake?.(true);
     }
   }
 
   /** Ends the run (its pause too) and forgets its verified status: the next run is a new attempt, or a new order. */
   override stop(): void {
     super.stop();
-    this.wake?.();
+    this.#wake?.();
     this.settled = false;
   }
 
@@ -130,7 +130,7 @@ export class SettleController extends RunController<SettleCallbacks> {
       // is back, and then at once, the back-off started again.
       if (
         await new Promise((resolve) => {
-          this.wake = resolve;
+          this.#wake = resolve;
           if (!this.offline) setTimeout(resolve, Math.min(wait, MAX_WAIT_MS) * (0.75 + Math.random() / 2));
         })
       )

@@ -5,7 +5,8 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { countAsks, errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
-import { DEFAULT_TEXTS } from '../../src/element/index.js';
+import { DEFAULT_TEXTS, type PayFormSettledDetail } from '../../src/element/index.js';
+import type { StatusAnswer } from '../../src/service/checkout.js';
 
 interface StatusRequest {
   orderRef: string | null;
@@ -326,6 +327,10 @@ describe('<pay-form status-url> on the return page of a redirect flow', () => {
 
 // Types: the events bubble, so document and window listeners are typed too.
 document.addEventListener('pay-form-settled', (event) => void event.detail.invoice_id.length);
+// The detail is the protocol's StatusAnswer (src/service/checkout.ts), so a field added there is typed here.
+document.addEventListener('pay-form-settled', (event) => void (event.detail satisfies StatusAnswer));
+const answer: StatusAnswer = { status: 'success', invoice_id: 'inv' };
+void (answer satisfies PayFormSettledDetail);
 window.addEventListener('pay-form-error', (event) => void event.detail.code.length);
 
 describe('<pay-form status-url> that keeps failing: one page never floods the endpoint', () => {
