@@ -8,6 +8,7 @@ import type { AttemptStore } from '../stores/callback-store.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn } from '../../service/option-rules.js';
+import { formLanguage } from '../../service/language.js';
 
 export type { TokenRequestBody };
 
@@ -35,7 +36,7 @@ const UNAVAILABLE = failure(503, 'Payment could not be started', { 'retry-after'
 
 /**
  * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`. Failures: 405 not POST; 400 wrong
- * content type or JSON (the service's message), or order_ref not a string; 413 body over 64 KiB; 404
+ * content type or JSON (the service's message), or order_ref or language not a string; 413 body over 64 KiB; 404
  * resolve returned null; 409 the order is paid (resolve said so, or the store knows it); 400 resolve
  * threw; 500 resolve's params broke the field rules, or the service refused the merchant's credentials
  * (both the merchant's setup); 502 the service failed (ApiError, SignatureError, NetworkError,
@@ -54,7 +55,10 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     if (input instanceof Answer) return input;
     const orderRef = input['order_ref'];
     if (orderRef !== undefined && typeof orderRef !== 'string') return failure(400, 'order_ref must be a string');
+    const language = input['language'];
+    if (language !== undefined && typeof language !== 'string') return failure(400, 'language must be a string');
     const body: TokenRequestBody = orderRef === undefined ? {} : { order_ref: orderRef };
+    if (language !== undefined) body.language = language;
 
     const request = incoming.request();
     let params: ResolvedOrder;
@@ -79,7 +83,9 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     try {
       // A request_id that is not a string is left as it is, for the field rules to refuse.
       const requestId = typeof params.request_id === 'string' ? attemptRequestId(params.request_id, attempt) : params.request_id;
-      const token = await client.obtainToken({ ...params, request_id: requestId });
+      // The page's language as the form's, unless the merchant's resolve chose one (docs/server.md, Token endpoint).
+      const hint = language === undefined || params.language !== undefined ? {} : { language: formLanguage(language) };
+      const token = await client.obtainToken({ ...params, ...hint, request_id: requestId });
       return answer(200, token.redirect_url !== undefined ? { redirect_url: token.redirect_url, attempt } : { key: token.key, attempt });
     } catch (error) {
       onError?.(error);
