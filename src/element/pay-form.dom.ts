@@ -33,9 +33,9 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
  * that opening it reads out "loading". `close` names the close button; `dismiss` runs for it and
  * for the dialog's close (Escape, or the browser closing it).
  */
-export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, close: string, dismiss: () => void): HTMLDialogElement {
-  // aria-label names the button; the glyph is only what the eye sees.
-  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close }, '×');
+export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, [close, lang]: [string, string], dismiss: () => void): HTMLDialogElement {
+  // aria-label names the button, in its language; the glyph is only what the eye sees.
+  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close, lang }, '×');
   button.onclick = dismiss;
   const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
   // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
@@ -43,7 +43,9 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, clos
   return dialog;
 }
 
-/** Puts `text` in a live region as text (never markup). Only a change is written: whatever is written into a live region is read out again. */
-export function say(region: HTMLElement, text: string): void {
+/** Puts `text` in a live region as text (never markup), marked as in `lang`, so a screen reader reads it in that language's voice.
+ *  Only a change is written: whatever is written into a live region is read out again. */
+export function say(region: HTMLElement, [text, lang = '']: [string, string?]): void {
+  region.lang = lang;
   if (region.textContent !== text) region.textContent = text;
 }

@@ -1,13 +1,15 @@
-// The words the element shows and announces, keyed by what they are for, in English. A page replaces
-// any of them with the `texts` property (or attribute, as JSON) (docs/element.md, Accessibility). They speak to the shopper: the error code and the developer's
+// The words the element shows and announces, keyed by what they are for, in English: the other
+// languages are in languages/, and a page replaces any text with the `texts` property (or attribute,
+// as JSON) (docs/element.md, Language). They speak to the shopper: the error code and the developer's
 // message stay in the event's detail and are never shown.
 import type { ElementErrorCode } from '../service/error-codes.js';
 
 /**
- * A status (`loading`, `success`, `fail`), the modal's Close button's accessible name (`close`), or an
- * error in the shopper's words, one per error code.
+ * A status (`loading`, `success`, `fail`), the modal's Close button's accessible name (`close`), the
+ * form's default accessible name (`title`, in place of the default `frame-title`), or an error in the
+ * shopper's words, one per error code.
  */
-export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | ElementErrorCode;
+export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | 'title' | ElementErrorCode;
 
 export type PayFormTexts = Record<PayFormTextKey, string>;
 
@@ -21,6 +23,7 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   success: 'Thank you! Confirming your payment…',
   fail: 'Payment declined. Please try again.',
   close: 'Close',
+  title: 'Payment form',
   'invalid-base-url': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,
   'invalid-redirect-url': UNAVAILABLE,
