@@ -30,17 +30,22 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
 /**
  * The modal dialog around the iframe, with the element's status in its bar: content outside a modal
  * dialog is inert, so the status must be inside to be seen and heard, and it describes the dialog so
- * that opening it reads out "loading". `close` names the close button; `dismiss` runs for it and
- * for the dialog's close (Escape, or the browser closing it).
+ * that opening it reads out "loading". `dismiss` runs for the close button and for the dialog's close
+ * (Escape, or the browser closing it).
  */
-export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, [close, lang]: [string, string], dismiss: () => void): HTMLDialogElement {
-  // aria-label names the button, in its language; the glyph is only what the eye sees.
-  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close, lang }, '×');
+export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
+  // aria-label names the button (nameModal, at each update); the glyph is only what the eye sees.
+  const button = element('button', { part: 'close-button', type: 'button' }, '×');
   button.onclick = dismiss;
   const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
   // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
   dialog.onclose = dismiss;
   return dialog;
+}
+
+/** Names the modal and its close button, each [name, language]: a screen reader reads a name in its language's voice. */
+export function nameModal(dialog: HTMLElement, ...names: [string, string][]): void {
+  for (const [i, [name, lang]] of names.entries()) setAttributes(i ? dialog.querySelector('button')! : dialog, { 'aria-label': name, lang });
 }
 
 /** Puts `text` in a live region as text (never markup), marked as in `lang`, so a screen reader reads it in that language's voice.

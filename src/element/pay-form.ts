@@ -8,7 +8,7 @@ import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { languageOf, textOf } from './language.js';
 import { isResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
-import { createModal, element, say, setAttributes } from './pay-form.dom.js';
+import { createModal, element, nameModal, say, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
@@ -168,7 +168,7 @@ export class PayForm extends PayFormProperties {
       if ((shown = this.#shown = frame)) {
         // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
         const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-        frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, text('close'), dismiss);
+        frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, dismiss);
       }
     }
     say(status, this.#state in DEFAULT_TEXTS ? text(this.#state as PayFormTextKey) : ['']);
@@ -177,10 +177,10 @@ export class PayForm extends PayFormProperties {
     const { iframe, node } = shown as Frame & { node: HTMLElement };
     // A frame-title of the page's own, else the `title` text in the element's language.
     const own = this.frameTitle !== DEFAULT_FRAME_TITLE && this.frameTitle;
-    const [title, titleLang] = own ? [own, lang] : text('title');
-    // Set before the iframe is inserted, so before it starts loading.
-    setAttributes(iframe, { title, lang: titleLang, sandbox: this.frameSandbox });
-    if (node !== iframe) setAttributes(node, { 'aria-label': title, lang: titleLang });
+    const name: [string, string] = own ? [own, lang] : text('title');
+    // Set before the iframe is inserted, so before it starts loading; again at each update, for a language's words that came since.
+    setAttributes(iframe, { title: name[0], lang: name[1], sandbox: this.frameSandbox });
+    if (node !== iframe) nameModal(node, name, text('close'));
     if (!isNew) return;
     root.append(node);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
