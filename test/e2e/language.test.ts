@@ -81,9 +81,11 @@ interface Seen {
 }
 
 /** Opens the page, waits until the form is open, and reads what the element says and how it names things. */
-async function open(browserPage: EnginePage, page: Page): Promise<Seen & { language: string | undefined }> {
+async function open(browserPage: EnginePage, page: Page, lang: string): Promise<Seen & { language: string | undefined }> {
   await browserPage.goto(`${shop.url}/page?page=${encodeURIComponent(JSON.stringify(page))}`);
-  await waitUntil(browserPage, () => document.querySelector('#pay')?.getAttribute('state') === 'open' && document.querySelector('#broken')?.getAttribute('state') === 'error', null, 'the form open and the error shown');
+  // Open, and the error said in the language expected (a fetched language's words come a moment later).
+  await waitUntil(browserPage, (lang) => document.querySelector('#pay')?.getAttribute('state') === 'open'
+    && document.querySelector('#broken')?.shadowRoot?.querySelector<HTMLElement>('[role="alert"]')?.lang === lang, lang, 'the form open and the error shown');
   const seen = await browserPage.evaluate(() => {
     const root = document.querySelector('#pay')!.shadowRoot!;
     const button = root.querySelector('[part="close-button"]') as HTMLElement;
@@ -102,9 +104,9 @@ async function open(browserPage: EnginePage, page: Page): Promise<Seen & { langu
 }
 
 const words = (texts: { close: string; title: string; 'invalid-base-url': string }, lang: string) => ({
-  close: [texts.close, lang],
-  name: [texts.title, lang],
-  alert: [texts['invalid-base-url'], lang],
+  close: [texts.close, lang] as [string, string],
+  name: [texts.title, lang] as [string, string],
+  alert: [texts['invalid-base-url'], lang] as [string, string],
 });
 
 for (const engine of selectedEngines()) {
@@ -118,7 +120,7 @@ for (const engine of selectedEngines()) {
     const check = async (page: Page, form: string, expected: ReturnType<typeof words>) => {
       const browserPage = await browser.newPage();
       try {
-        const { order: _order, language, ...said } = await open(browserPage, page);
+        const { order: _order, language, ...said } = await open(browserPage, page, expected.alert[1]);
         assert.equal(language, form, 'the form language the sandbox recorded');
         assert.deepEqual(said, expected);
         const problems = browserPage.problems();
