@@ -44,9 +44,12 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dism
 }
 
 /** Names the modal and its close button, each [name, language]: a screen reader reads a name in its language's voice. */
-export function nameModal(dialog: HTMLElement, ...names: [string, string][]): void {
-  for (const [i, [name, lang]] of names.entries()) setAttributes(i ? dialog.querySelector('button')! : dialog, { 'aria-label': name, lang });
+export function nameModal(dialog: HTMLElement, name: [string, string], close: [string, string]): void {
+  named(dialog, name);
+  named(dialog.querySelector('button')!, close);
 }
+
+const named = (node: Element, [name, lang]: [string, string]) => setAttributes(node, { 'aria-label': name, lang });
 
 /** Puts `text` in a live region as text (never markup), marked as in `lang`, so a screen reader reads it in that language's voice.
  *  Only a change is written: whatever is written into a live region is read out again. */
