@@ -11,9 +11,9 @@ import { createTokenHandler, PaymentClient, toNodeHandler } from '../../src/serv
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { de, hi, kk, ru } from '../../src/element/languages/index.js';
 import { DEFAULT_TEXTS } from '../../src/element/texts.js';
-import { selectedEngines } from '../support/engines.mjs';
-import { ENGINE_NAMES, launchEngine, waitUntil, type EngineBrowser, type EnginePage } from '../support/engine-page.js';
-import { startServer, type Loopback } from '../support/loopback.js';
+import { selectedEngines } from '../support/browsers/engines.mjs';
+import { ENGINE_NAMES, launchEngine, waitUntil, type EngineBrowser, type EnginePage } from '../support/browsers/engine-page.js';
+import { startServer, type Loopback } from '../support/servers/loopback.js';
 import { MERCHANT, SECRET } from '../support/constants.js';
 
 let sandbox: Sandbox;
