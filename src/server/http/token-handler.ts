@@ -9,6 +9,7 @@ import type { AttemptStore, KeptToken } from '../stores/callback-store.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
+import { formLanguage } from '../../service/language.js';
 
 export type { TokenRequestBody };
 
@@ -50,7 +51,7 @@ const UNAVAILABLE = failure(503, 'Payment could not be started', { 'retry-after'
 /**
  * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`: the order's live attempt, or a new one.
  * Failures: 405 not POST; 400 wrong content type or JSON (the service's message), or order_ref not a
- * string; 413 body over 64 KiB; 404 resolve returned null; 409 the order is paid (resolve said so, or
+ * string, or language not a string; 413 body over 64 KiB; 404 resolve returned null; 409 the order is paid (resolve said so, or
  * the store knows it, also when it got paid while this request obtained a key); 400 resolve threw; 500
  * resolve's params broke the field rules, or the service refused the merchant's credentials (both the
  * merchant's setup); 502 the service failed (ApiError, SignatureError, NetworkError, TimeoutError,
@@ -112,7 +113,10 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     if (input instanceof Answer) return input;
     const orderRef = input['order_ref'];
     if (orderRef !== undefined && typeof orderRef !== 'string') return failure(400, 'order_ref must be a string');
+    const language = input['language'];
+    if (language !== undefined && typeof language !== 'string') return failure(400, 'language must be a string');
     const body: TokenRequestBody = orderRef === undefined ? {} : { order_ref: orderRef };
+    if (language !== undefined) body.language = language;
 
     const request = incoming.request();
     let params: ResolvedOrder;
@@ -129,7 +133,9 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       return failure(500, 'Payment could not be started');
     }
     try {
-      return await payable(params, params.request_id);
+      // The page's language as the form's, unless the merchant's resolve chose one (docs/server.md, Token endpoint).
+      const hint = language === undefined || params.language !== undefined ? {} : { language: formLanguage(language) };
+      return await payable({ ...params, ...hint }, params.request_id);
     } catch (error) {
       onError?.(error);
       return UNAVAILABLE;
