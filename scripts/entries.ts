@@ -18,6 +18,7 @@ export const ENTRIES: readonly Entry[] = [
   { subpath: './svelte', name: 'element/svelte', node: false },
   { subpath: './server', name: 'server/index', node: true },
   { subpath: './sandbox', name: 'sandbox/index', node: true },
+  { subpath: './testing', name: 'sandbox/testing', node: true },
 ];
 
 /** Modules that start with 'use client' (React Server Components must run them in the browser); the
