@@ -22,6 +22,7 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   fail: 'Payment declined. Please try again.',
   close: 'Close',
   'invalid-base-url': UNAVAILABLE,
+  'base-url-mismatch': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,
   'invalid-redirect-url': UNAVAILABLE,
   'token-request-failed': NOT_LOADED,

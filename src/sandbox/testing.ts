@@ -84,7 +84,7 @@ export function tampered(callback: SignedCallback): SignedCallback {
   return { ...callback, amount: amount + 1 };
 }
 
-/** What the service makes of the shop's answer: 2xx taken, 4xx refused (not sent again), anything else retried. */
+/** What the shop's answer means to the service: 2xx taken, 4xx refused (the callback is wrong), anything else retried (delivered again). */
 export type CallbackOutcome = 'taken' | 'refused' | 'retried';
 
 export function outcomeOf(status: number): CallbackOutcome {

@@ -111,7 +111,7 @@ export function answerHint(line: Pick<TriggerLine, 'status' | 'body' | 'expected
   if (line.status === 401) return "the signature did not verify: the shop's secret (PAY_SECRET) is not the one these callbacks were signed with (--secret, PAY_FORM_SANDBOX_SECRET)";
   if (line.status === 404 || line.status === 405) return 'no callback route answers POST at this URL: check the path (docs/server.md, Callback endpoint)';
   if (line.status >= 500) return "the shop failed (onStatus threw, or its store is down): the service delivers again; see the shop's log";
-  return "a 4xx tells the service to give up: this callback would be lost; see the shop's log";
+  return "a 4xx says the callback is wrong: it is never taken, however often it comes; see the shop's log";
 }
 
 /** An answer's body on one short line: tags and runs of white space gone (a framework's HTML error page). */
@@ -126,7 +126,7 @@ export const saysBodyParser = (body: string): boolean => /already read by a body
 
 const SAYS: Readonly<Record<CallbackOutcome, string>> = {
   taken: 'taken',
-  refused: 'refused (the service gives up)',
+  refused: 'refused (a 4xx: never taken)',
   retried: 'not taken (the service delivers again)',
 };
 

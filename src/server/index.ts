@@ -12,6 +12,7 @@ export {
   NetworkError,
   TimeoutError,
   BadResponseError,
+  ServiceAddressError,
   DuplicatePayoutError,
   PayoutLedgerError,
   ServiceCallError,

@@ -1,13 +1,14 @@
 // The token endpoint the browser calls (docs/server.md, Token endpoint). Each token it obtains starts a
 // payment attempt of the order (docs/service-contract.md, Attempts).
 import type { PaymentClient } from '../client/payment-client.js';
-import { AuthenticationError, PayFormError, ValidationError, requireOptions } from '../errors.js';
+import { AuthenticationError, PayFormError, ServiceAddressError, ValidationError, requireOptions } from '../errors.js';
 import type { TokenParams } from '../../service/fields.js';
 import { attemptRequestId, newAttemptId, type TokenRequestBody } from '../../service/checkout.js';
 import type { AttemptStore } from '../stores/callback-store.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn } from '../../service/option-rules.js';
+import { publicBaseProblem, serviceBase } from './service-base.js';
 
 export type { TokenRequestBody };
 
@@ -15,7 +16,11 @@ export type { TokenRequestBody };
 export type ResolvedOrder = TokenParams | 'paid' | null | undefined;
 
 export interface TokenHandlerOptions {
-  client: Pick<PaymentClient, 'obtainToken'>;
+  /** The PaymentClient; its `baseUrl`, when it has one, goes to the page with every key (base_url). */
+  client: Pick<PaymentClient, 'obtainToken'> & Partial<Pick<PaymentClient, 'baseUrl'>>;
+  /** The service's address as the shopper's browser reaches it, when it is not the client's baseUrl
+   *  (the server reaching the service by an inner address). Default the client's baseUrl. */
+  publicBaseUrl?: string;
   /**
    * Builds the token request from the merchant's own data (amount, currency, user) for the order the
    * browser names; its `request_id` is the merchant's order reference. Return `'paid'` for an order
@@ -32,6 +37,8 @@ export interface TokenHandlerOptions {
 
 const PAID = answer(409, { success: false, message: 'Order already paid', paid: true });
 const UNAVAILABLE = failure(503, 'Payment could not be started', { 'retry-after': '1' });
+// The shop's setup, told apart from the service failing (502) by its code: docs/troubleshooting.md.
+const WRONG_ADDRESS = answer(500, { success: false, message: "Payment service address is wrong: check the shop's PaymentClient baseUrl", code: 'service_address' });
 
 /**
  * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`. Failures: 405 not POST; 400 wrong
@@ -46,8 +53,10 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     ['client', fn(options?.client?.obtainToken) && 'must be a PaymentClient'],
     ['resolve', fn(options?.resolve)],
     ['store', options?.store === undefined ? undefined : fn(options.store?.startAttempt) && 'must be a store with startAttempt()'],
+    ['publicBaseUrl', publicBaseProblem(options?.publicBaseUrl)],
   ]);
   const { client, resolve, store, onError } = options;
+  const base = serviceBase(options);
 
   return fetchHandler(async (incoming) => {
     const input = await readJsonObject(incoming);
@@ -80,9 +89,10 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       // A request_id that is not a string is left as it is, for the field rules to refuse.
       const requestId = typeof params.request_id === 'string' ? attemptRequestId(params.request_id, attempt) : params.request_id;
       const token = await client.obtainToken({ ...params, request_id: requestId });
-      return answer(200, token.redirect_url !== undefined ? { redirect_url: token.redirect_url, attempt } : { key: token.key, attempt });
+      return answer(200, token.redirect_url !== undefined ? { redirect_url: token.redirect_url, attempt } : { key: token.key, attempt, ...base });
     } catch (error) {
       onError?.(error);
+      if (error instanceof ServiceAddressError) return WRONG_ADDRESS;
       if (error instanceof ValidationError || error instanceof AuthenticationError || !(error instanceof PayFormError)) {
         return failure(500, error instanceof AuthenticationError ? 'Payment service refused the shop' : 'Payment could not be started');
       }

@@ -18,6 +18,8 @@ const SAMPLES: Record<string, () => PayFormError> = {
   NetworkError: () => new server.NetworkError({ operation: 'payout', attempts: 1, outcomeUnknown: false, systemCode: 'ECONNREFUSED', cause: null }),
   TimeoutError: () => new server.TimeoutError({ operation: 'payout', attempts: 1, timeoutMs: 10 }),
   BadResponseError: () => new server.BadResponseError({ operation: 'payout', attempts: 1, outcomeUnknown: true, status: 200, reason: 'shape', detail: 'x' }),
+  ServiceAddressError: () =>
+    new server.ServiceAddressError({ operation: 'obtain_token', attempts: 1, outcomeUnknown: false, status: 404, reason: 'content-type', detail: 'x' }, 'https://shop.test/api/jsapi/obtain_token/', 'https://shop.test'),
   DuplicatePayoutError: () => new server.DuplicatePayoutError({ siteId: 1, requestId: 'r', state: 'paid', mismatch: false }),
   PayoutLedgerError: () => new server.PayoutLedgerError('claim', null),
   StoreError: () => new server.StoreError('Redis is not connected'),
@@ -25,7 +27,7 @@ const SAMPLES: Record<string, () => PayFormError> = {
   BodyConsumedError: () => new server.BodyConsumedError(),
 };
 
-const SERVICE_CALLS = ['ApiError', 'AuthenticationError', 'SignatureError', 'NetworkError', 'TimeoutError', 'BadResponseError'];
+const SERVICE_CALLS = ['ApiError', 'AuthenticationError', 'SignatureError', 'NetworkError', 'TimeoutError', 'BadResponseError', 'ServiceAddressError'];
 
 function exportedErrorClasses(): string[] {
   return Object.entries(server)
