@@ -3,36 +3,13 @@
 // expects. And against shops set up wrong (another secret, a body parser in front of the callback
 // route): the command says so, names the cause and exits 1.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_MERCHANT, builtSandbox, startRecipe, type RunningRecipe } from '../../support/recipes.js';
+import { SECRET_ENV, sandboxCommand, withShop } from '../../support/sandbox-command.js';
 import { TRIGGER_EVENTS } from '../../../src/sandbox/trigger.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/pay-form-sandbox.js', import.meta.url));
 const fixture = (file: string) => fileURLToPath(new URL(`../../fixtures/${file}`, import.meta.url));
-
-/** Runs the command; its exit code and everything it printed. */
-export function sandboxCommand(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, output: stdout + stderr });
-    });
-  });
-}
-
-const SECRET_ENV = { PAY_FORM_SANDBOX_SECRET: SANDBOX_MERCHANT.secret };
-
-async function withShop(file: string, run: (shop: RunningRecipe) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
-  const sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT });
-  const shop = await startRecipe({ command: process.execPath, args: ['--import', 'tsx', fixture(file)], env }, sandbox.url);
-  try {
-    await run(shop);
-  } finally {
-    await shop.stop();
-    await sandbox.close();
-  }
-}
 
 for (const [name, file] of [
   ['Express', 'recipes/express/server.ts'],
