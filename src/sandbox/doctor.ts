@@ -104,6 +104,8 @@ async function tokenCheck(o: Required<Pick<DoctorOptions, 'shop'>> & DoctorOptio
         ? "the payment service failed or could not be reached from the shop: see the shop's log"
         : f.status === 404
           ? 'resolve() does not know this order: give --order an order of the shop that is unpaid'
+          : f.status === 503
+            ? "the shop's store failed (its Redis down?): it answers again by itself once the store is back; see the shop's log"
           : `see the shop's log (${message || 'no message'})`;
   return { check: { name, state: 'fail', detail: `${asked}: ${message || 'no message'}`, fix } };
 }
@@ -146,7 +148,7 @@ async function statusCheck(o: DoctorOptions, path: string): Promise<Check> {
   // HEAD answers at once: a GET for a known order without a status waits (the long poll).
   const f = await ask(url.href, { method: 'HEAD' });
   if (typeof f === 'string') return unreachable(name, url.href, f);
-  if (f.status >= 500) return { name, state: 'fail', detail: `HEAD ${url.href}: HTTP ${f.status}`, fix: "the shop's store failed: see its log" };
+  if (f.status >= 500) return { name, state: 'fail', detail: `HEAD ${url.href}: HTTP ${f.status}`, fix: "the shop's store failed (its Redis down?): see the shop's log" };
   if (f.status !== 204 && !isJson(f)) return noRoute(name, url.href, f, '--status-path');
   return { name, state: 'ok', detail: `HEAD ${url.href}: HTTP ${f.status}${f.status === 204 ? ' (no status yet)' : ' (JSON)'}` };
 }
