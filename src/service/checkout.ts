@@ -36,9 +36,11 @@ export const PAID_STATUS = 'success';
  * service's own rule says (docs/service-contract.md, Endpoints).
  */
 export function parseTokenAnswer(data: unknown): TokenAnswer | null {
-  const { key, redirect_url, attempt, base_url, paid } = Object(data) as Record<string, unknown>;
-  const started = { ...(typeof attempt === 'string' && { attempt }), ...(typeof base_url === 'string' && { base_url }) };
-  return paid === true ? { paid } : typeof redirect_url === 'string' ? { redirect_url, ...started } : typeof key === 'string' ? { key, ...started } : null;
+  const answer = Object(data) as Record<string, unknown>;
+  const pick = (name: string) => typeof answer[name] == 'string' && { [name]: answer[name] };
+  const opening = pick('redirect_url') || pick('key');
+  // The answer's attempt field has the status query parameter's name.
+  return answer['paid'] === true ? { paid: true } : opening ? ({ ...opening, ...pick(ATTEMPT_PARAM), ...pick('base_url') } as TokenAnswer) : null;
 }
 
 /** `{ status, invoice_id }` with two non-empty strings, or null (for null, a primitive, any other shape). Only these two fields go on. */

@@ -138,8 +138,7 @@ export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
 export function httpOrigin(value: string): string | null {
   try {
     const url = new URL(value);
-    return HTTP.test(url.protocol) ? url.origin : null;
-  } catch {
-    return null;
-  }
+    if (HTTP.test(url.protocol)) return url.origin;
+  } catch {}
+  return null;
 }
