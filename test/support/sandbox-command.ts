@@ -9,10 +9,10 @@ const BIN = fileURLToPath(new URL('../../bin/pay-form-sandbox.js', import.meta.u
 /** The sandbox's secret in the variable both subcommands read. */
 export const SECRET_ENV = { PAY_FORM_SANDBOX_SECRET: SANDBOX_MERCHANT.secret };
 
-/** Runs the command; its exit code and everything it printed. */
-export function sandboxCommand(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+/** Runs the command (this checkout's bin, or `bin`: an installed one); its exit code and everything it printed. */
+export function sandboxCommand(args: readonly string[], env: Record<string, string> = {}, bin = BIN): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, output: stdout + stderr });
     });
   });
