@@ -83,7 +83,8 @@ describe('Next.js App Router from docs/frameworks.md, production build from the 
 
   // Without 'use client' in pay-form/react this page runs React's hooks in the Server Component and fails.
   test('pay-form-sandbox trigger, from the packed package, against the route handlers: every event answered as the service expects', async () => {
-    const bin = path.join(app.dir, 'node_modules/.bin/pay-form-sandbox');
+    // The command as the packed package ships it (the app's node_modules/pay-form holds the unpacked tarball).
+    const bin = path.join(app.dir, 'node_modules/pay-form/bin/pay-form-sandbox.js');
     for (const event of TRIGGER_EVENTS) {
       const { code, output } = await sandboxCommand(['trigger', event, '--to', `${server.url}/api/pay-callback`], { PAY_FORM_SANDBOX_SECRET: SANDBOX_MERCHANT.secret }, bin);
       assert.equal(code, 0, `${event}:\n${output}`);
