@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { SANDBOX_MERCHANT, builtSandbox, startRecipe, type RunningRecipe } from '../../support/recipes.js';
-import { SECRET_ENV, sandboxCommand, withShop } from '../../support/sandbox-command.js';
+import { SANDBOX_MERCHANT, builtSandbox, startRecipe, type RunningRecipe } from '../../support/apps/recipes.js';
+import { SECRET_ENV, sandboxCommand, withShop } from '../../support/apps/sandbox-command.js';
 import { TRIGGER_EVENTS } from '../../../src/sandbox/trigger.js';
 
 const fixture = (file: string) => fileURLToPath(new URL(`../../fixtures/${file}`, import.meta.url));

@@ -5,7 +5,7 @@
 // a page it cannot find is skipped with the flag to set, and exits 0.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SECRET_ENV, sandboxCommand, withShop } from '../../support/sandbox-command.js';
+import { SECRET_ENV, sandboxCommand, withShop } from '../../support/apps/sandbox-command.js';
 
 const SHOP = 'shops/express-shop.ts';
 const line = (output: string, name: string) => output.split('\n').find((l) => l.includes(` ${name}: `)) ?? `(no ${name} line in)\n${output}`;

@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import {
   BadResponseError,
+  MemoryCallbackStore,
   PaymentClient,
   ServiceAddressError,
   createTokenHandler,
   type TokenParams,
 } from '../../../../src/server/index.js';
 import { startSandbox } from '../../../../src/sandbox/index.js';
-import { MERCHANT, SECRET, TOKEN, fails, startService, type Responder } from '../../../support/service.js';
+import { MERCHANT, SECRET, TOKEN, fails, startService, type Responder } from '../../../support/servers/service.js';
 
 const raw = (status: number, contentType: string, body: string): Responder => (_request, res) => void res.writeHead(status, { 'content-type': contentType }).end(body);
 const client = (baseUrl: string) => new PaymentClient({ baseUrl, merchantId: MERCHANT, secret: SECRET, maxRetries: 1 });
@@ -66,7 +67,7 @@ describe('the token handler in front of a wrong baseUrl', () => {
   test('answers 500 { code: "service_address" } (the shop\'s setup, not 502), and onError hears the ServiceAddressError', async () => {
     const base = await serving(raw(404, 'text/html', '<h1>Not Found</h1>'));
     const seen: unknown[] = [];
-    const handler = createTokenHandler({ client: client(base), resolve: () => ({ ...token }), onError: (error) => seen.push(error) });
+    const handler = createTokenHandler({ client: client(base), store: new MemoryCallbackStore(), resolve: () => ({ ...token }), onError: (error) => seen.push(error) });
     const response = await handler(new Request('http://shop.test/api/pay-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     assert.equal(response.status, 500);
     assert.deepEqual(await response.json(), { success: false, message: "Payment service address is wrong: check the shop's PaymentClient baseUrl", code: 'service_address' });

@@ -3,9 +3,9 @@
 // compares it; a bad publicBaseUrl is refused when the handler is made.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { ConfigError, PaymentClient, createTokenHandler, type TokenParams } from '../../../../src/server/index.js';
+import { ConfigError, MemoryCallbackStore, PaymentClient, createTokenHandler, type TokenParams } from '../../../../src/server/index.js';
 import { startSandbox } from '../../../../src/sandbox/index.js';
-import { MERCHANT, SECRET, TOKEN } from '../../../support/service.js';
+import { MERCHANT, SECRET, TOKEN } from '../../../support/servers/service.js';
 
 const sandbox = await startSandbox({ merchantId: MERCHANT, secret: SECRET });
 after(() => sandbox.close());
@@ -14,6 +14,7 @@ async function tokenAnswer(options: { baseUrl: string; publicBaseUrl?: string })
   const client = new PaymentClient({ baseUrl: options.baseUrl, merchantId: MERCHANT, secret: SECRET });
   const handler = createTokenHandler({
     client,
+    store: new MemoryCallbackStore(),
     resolve: () => ({ ...TOKEN }) as unknown as TokenParams,
     ...(options.publicBaseUrl ? { publicBaseUrl: options.publicBaseUrl } : {}),
   });
@@ -35,7 +36,7 @@ test('publicBaseUrl, when the browser reaches the service at another address, is
 
 test('a publicBaseUrl that is not an http(s) base URL is a ConfigError naming it', () => {
   const client = new PaymentClient({ baseUrl: sandbox.url, merchantId: MERCHANT, secret: SECRET });
-  assert.throws(() => createTokenHandler({ client, resolve: () => null, publicBaseUrl: 'javascript:alert(1)' }), (error: unknown) => {
+  assert.throws(() => createTokenHandler({ client, store: new MemoryCallbackStore(), resolve: () => null, publicBaseUrl: 'javascript:alert(1)' }), (error: unknown) => {
     assert.ok(error instanceof ConfigError);
     assert.match(error.message, /publicBaseUrl: base-url is javascript:, not https/);
     return true;

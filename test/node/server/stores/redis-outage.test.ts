@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { freePort, kill, nodeArgs, spawnRedis } from '../../../support/redis-server.js';
-import { SECRET_ENV, sandboxCommand, withShop } from '../../../support/sandbox-command.js';
+import { freePort, kill, nodeArgs, spawnRedis } from '../../../support/redis/redis-server.js';
+import { SECRET_ENV, sandboxCommand, withShop } from '../../../support/apps/sandbox-command.js';
 import { until } from '../../../support/poll.js';
-import { SANDBOX_MERCHANT } from '../../../support/recipes.js';
+import { SANDBOX_MERCHANT } from '../../../support/apps/recipes.js';
 import { callbackRequest, successCallback } from '../../../../src/sandbox/testing.js';
 
 const UNREACHABLE = /pay-form: Redis is unreachable \(ECONNREFUSED/g;
