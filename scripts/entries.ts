@@ -20,6 +20,7 @@ export const ENTRIES: readonly Entry[] = [
   { subpath: './languages', name: 'element/languages/index', node: false },
   { subpath: './server', name: 'server/index', node: true },
   { subpath: './sandbox', name: 'sandbox/index', node: true },
+  { subpath: './testing', name: 'sandbox/testing', node: true },
 ];
 
 /** Modules that start with 'use client' (React Server Components must run them in the browser); the

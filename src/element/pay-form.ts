@@ -2,7 +2,7 @@
 import type { PropertyValues } from '@lit/reactive-element';
 import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SETTLED } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
-import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
+import { baseFor, checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FocusReturnController } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { languageOf, textOf } from './language.js';
@@ -207,7 +207,7 @@ export class PayForm extends PayFormProperties {
       return 'paid' in token
         ? this.#fail({ code: 'order-paid', message: 'order already paid' })
         : 'key' in token
-          ? this.#openKey(base, token.key)
+          ? this.#openKey(baseFor(base, token.base_url), token.key)
           : this.#redirectTo(token.redirect_url);
     }
     if (this.fetchToken != null || this.tokenUrl != null) {

@@ -24,10 +24,14 @@ export function buildResult(status: ResultStatus): ResultMessage {
  * was not built by this contract, and treating it as one would widen what a framed page can say.
  */
 export function parseResult(data: unknown): ResultMessage | null {
-  if (typeof data !== 'object' || data === null) return null;
-  // A plain object only (an array's prototype is Array.prototype).
-  const proto: unknown = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return null;
-  const { type, status } = data as { type?: unknown; status?: unknown };
-  return Object.keys(data).length === 2 && type === RESULT_MESSAGE_TYPE && isResultStatus(status) ? { type, status } : null;
+  const { type, status } = Object(data) as { type?: unknown; status?: unknown };
+  // A plain object only (an array's prototype is Array.prototype; a primitive is not an object).
+  return !!data &&
+    typeof data == 'object' &&
+    [Object.prototype, null].includes(Object.getPrototypeOf(data)) &&
+    Object.keys(data as object).length == 2 &&
+    type === RESULT_MESSAGE_TYPE &&
+    isResultStatus(status)
+    ? { type, status }
+    : null;
 }

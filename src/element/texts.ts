@@ -18,7 +18,7 @@ const UNAVAILABLE = 'Payment is unavailable. Please contact the shop.';
 const NOT_LOADED = 'The payment form did not load. Please try again later.';
 const NOT_CONFIRMED = 'Payment not confirmed yet. Please contact the shop before paying again.';
 
-/** The texts in English: one row per key, so a new error code is one new row. */
+/** The texts in English: one row per key, so a new error code is one new row; rows that share a text stand together. */
 export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   loading: 'Loading the payment form…',
   success: 'Thank you! Confirming your payment…',
@@ -27,13 +27,14 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   close: 'Close',
   title: 'Payment form',
   'invalid-base-url': UNAVAILABLE,
+  'base-url-mismatch': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,
   'invalid-redirect-url': UNAVAILABLE,
+  'csp-blocked': UNAVAILABLE,
   'token-request-failed': NOT_LOADED,
-  'order-paid': 'This order is already paid.',
   'load-timeout': NOT_LOADED,
   'service-unreachable': NOT_LOADED,
-  'csp-blocked': UNAVAILABLE,
   'invalid-status-url': NOT_CONFIRMED,
   'settle-timeout': NOT_CONFIRMED,
+  'order-paid': 'This order is already paid.',
 };

@@ -4,6 +4,8 @@ import { DEFAULT_MERCHANT_ID, DEFAULT_SECRET, SECRET_ENV } from './options.js';
 import { startSandbox, type Sandbox } from './index.js';
 import { ConfigError, PayFormError } from '../service/errors.js';
 import type { FieldIssue } from '../service/field-checks.js';
+import { TRIGGER_EVENTS } from './trigger.js';
+import { runCommand } from './commands.js';
 
 const USAGE = `Usage: pay-form-sandbox [options]
 
@@ -21,6 +23,16 @@ A local payment service for development (see docs/sandbox.md).
   --key-ttl <seconds>   how long a form key lives (default 900)
   --quiet               no request log (form keys are never logged)
   -h, --help            this text
+
+  pay-form-sandbox trigger <event> --to <callback URL> [--order <ref>] [--amount <n>]
+      sends the callbacks of <event> (${TRIGGER_EVENTS.join(', ')})
+      to a running shop and says whether each answer is what the service expects
+  pay-form-sandbox doctor --shop <origin> [--base-url <service URL>] [--order <ref>]
+      checks a running shop's endpoints and pages; paths: --token-path, --callback-path,
+      --status-path, --checkout-page, --return-page (defaults: the docs' paths)
+  pay-form-sandbox doctor --base-url <service URL>
+      prints the least Content-Security-Policy a checkout page needs
+  Both sign with --secret or $${SECRET_ENV} (default ${DEFAULT_SECRET}).
 `;
 
 /** A command line the sandbox cannot run with: its options, as ConfigError lists them. */
@@ -47,11 +59,18 @@ export class PortInUseError extends PayFormError {
   }
 }
 
+/** The secret as every subcommand takes it: --secret, else the variable when it is set and not empty. */
+export function secretOf(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return flag ?? (env[SECRET_ENV] === '' ? undefined : env[SECRET_ENV]);
+}
+
 export async function runCli(
   argv: readonly string[],
   out: (line: string) => void = console.log,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<Sandbox | undefined> {
+): Promise<Sandbox | number | undefined> {
+  const [command, ...rest] = argv;
+  if (command === 'trigger' || command === 'doctor') return runCommand(command, rest, out, secretOf(undefined, env));
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -73,7 +92,7 @@ export async function runCli(
     return undefined;
   }
   const sites = values['redirect-sites']?.split(',').map((s) => integer('redirect-sites', s.trim(), 0));
-  const fromEnv = env[SECRET_ENV] === '' ? undefined : env[SECRET_ENV];
+  const fromEnv = secretOf(undefined, env);
   const secret = values.secret ?? fromEnv;
   const port = integer('port', values.port, 8787);
   const host = values.host ?? '127.0.0.1';
@@ -99,7 +118,7 @@ export async function runCli(
 
 /** The command's entry: exits 2 on a usage error, stops the sandbox on SIGINT/SIGTERM. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  let sandbox: Sandbox | undefined;
+  let sandbox: Sandbox | number | undefined;
   try {
     sandbox = await runCli(argv);
   } catch (error) {
@@ -107,6 +126,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     // A busy port is not a usage mistake: its message says what to do, without the whole usage text.
     console.error(error instanceof PortInUseError ? `pay-form-sandbox: ${text}` : `pay-form-sandbox: ${text}\n\n${USAGE}`);
     process.exitCode = error instanceof PortInUseError ? 1 : 2;
+    return;
+  }
+  if (typeof sandbox === 'number') {
+    process.exitCode = sandbox;
     return;
   }
   if (!sandbox) return;

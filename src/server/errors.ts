@@ -146,7 +146,10 @@ export class TimeoutError extends ServiceCallError {
   }
 }
 
-export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'shape' | 'mismatch';
+export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'shape' | 'mismatch' | 'not-found';
+
+type BadResponseInit = TransportFailure & { status: number; reason: BadResponseReason; detail: string };
+const describe = (init: BadResponseInit) => `HTTP ${init.status}, ${init.reason}: ${init.detail}`;
 
 /**
  * The service (or something in front of it) answered, but not with a usable JSON answer: a wrong
@@ -157,18 +160,41 @@ export type BadResponseReason = 'content-type' | 'not-json' | 'too-large' | 'sha
 export class BadResponseError extends ServiceCallError {
   readonly status: number;
   readonly reason: BadResponseReason;
+  /** What was wrong with it, in our words: `content type "text/html"`, `no key`… */
+  readonly detail: string;
   readonly attempts: number;
 
-  constructor(init: TransportFailure & { status: number; reason: BadResponseReason; detail: string }) {
-    super(
-      'bad_response',
-      init.operation,
-      init.outcomeUnknown,
-      `${init.operation} got an unusable answer (HTTP ${init.status}, ${init.reason}: ${init.detail}) after ${init.attempts} attempt(s)`,
-    );
+  constructor(init: BadResponseInit, code: 'bad_response' | 'service_address' = 'bad_response', message = `got an unusable answer (${describe(init)}) after ${init.attempts} attempt(s)`) {
+    super(code, init.operation, init.outcomeUnknown, `${init.operation} ${message}`);
     this.status = init.status;
     this.reason = init.reason;
+    this.detail = init.detail;
     this.attempts = init.attempts;
+  }
+}
+
+/**
+ * What answers at PaymentClient's baseUrl is not the payment service: a 404 or 405, an HTML page, another
+ * content type, or JSON without the service's `success`, with a status below 500. The merchant's setup
+ * (the `baseUrl`, e.g. `PAY_BASE_URL`), not the service failing: the message names the URL asked and
+ * `baseUrl`, and the token handler answers 500, the shop's setup, instead of 502
+ * (docs/troubleshooting.md). A BadResponseError with its own code, so `instanceof BadResponseError`
+ * still finds it.
+ */
+export class ServiceAddressError extends BadResponseError {
+  /** The URL the client asked. */
+  readonly url: string;
+  /** PaymentClient's baseUrl, as resolved. */
+  readonly baseUrl: string;
+
+  constructor(init: BadResponseInit, url: string, baseUrl: string) {
+    super(
+      init,
+      'service_address',
+      `asked ${url} and what answered is not the payment service (${describe(init)}): check PaymentClient's baseUrl (${baseUrl}), e.g. PAY_BASE_URL`,
+    );
+    this.url = url;
+    this.baseUrl = baseUrl;
   }
 }
 

@@ -12,6 +12,7 @@ export {
   NetworkError,
   TimeoutError,
   BadResponseError,
+  ServiceAddressError,
   DuplicatePayoutError,
   PayoutLedgerError,
   ServiceCallError,
@@ -90,6 +91,7 @@ export { orderStatus } from './stores/callback-store.js';
 export { ATTEMPT_SEPARATOR, parseRequestId, type StatusAnswer, type TokenAnswer } from '../service/checkout.js';
 export { MemoryCallbackStore, type MemoryCallbackStoreOptions } from './stores/memory-callback-store.js';
 export { RedisCallbackStore, type RedisCallbackStoreOptions } from './stores/redis-callback-store.js';
+export { logRedisOutages, type RedisEventSource } from './stores/redis-outage.js';
 export { MemoryPayoutLedger, type MemoryPayoutLedgerOptions } from './payouts/memory-payout-ledger.js';
 export type {
   PayoutLedger,

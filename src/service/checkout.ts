@@ -11,10 +11,12 @@ export interface TokenRequestBody {
 
 /**
  * The token endpoint's answer: a form key or a redirect, with the id of the payment attempt it started
- * (the element asks the status endpoint about that attempt), or `{ paid: true }` for an order already
- * paid (HTTP 409 from createTokenHandler; the element reports `order-paid`).
+ * (the element asks the status endpoint about that attempt) and the service's base URL the key opens
+ * at (the element frames there when the page sets no base-url, and refuses one that differs), or
+ * `{ paid: true }` for an order already paid (HTTP 409 from createTokenHandler; the element reports
+ * `order-paid`).
  */
-export type TokenAnswer = (({ key: string } | { redirect_url: string }) & { attempt?: string }) | { paid: true };
+export type TokenAnswer = (({ key: string } | { redirect_url: string }) & { attempt?: string; base_url?: string }) | { paid: true };
 
 /** The status endpoint's query parameters: `GET {status-url}?order_ref=…&attempt=…`. */
 export const ORDER_REF_PARAM = 'order_ref';
@@ -36,14 +38,16 @@ export interface StatusAnswer {
 export const PAID_STATUS = 'success';
 
 /**
- * `{ key }`, `{ redirect_url }` (each with a string `attempt` when there is one) or `{ paid: true }`;
+ * `{ key }`, `{ redirect_url }` (each with a string `attempt` and `base_url` when there are) or `{ paid: true }`;
  * anything else is not an answer. When both key and redirect_url are present redirect_url wins, as the
  * service's own rule says (docs/service-contract.md, Endpoints).
  */
 export function parseTokenAnswer(data: unknown): TokenAnswer | null {
-  const { key, redirect_url, attempt, paid } = Object(data) as Record<string, unknown>;
-  const started = typeof attempt === 'string' ? { attempt } : {};
-  return paid === true ? { paid } : typeof redirect_url === 'string' ? { redirect_url, ...started } : typeof key === 'string' ? { key, ...started } : null;
+  const answer = Object(data) as Record<string, unknown>;
+  const pick = (name: string) => typeof answer[name] == 'string' && { [name]: answer[name] };
+  const opening = pick('redirect_url') || pick('key');
+  // The answer's attempt field has the status query parameter's name.
+  return answer['paid'] === true ? { paid: true } : opening ? ({ ...opening, ...pick(ATTEMPT_PARAM), ...pick('base_url') } as TokenAnswer) : null;
 }
 
 /**

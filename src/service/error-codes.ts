@@ -4,6 +4,7 @@
 /** Codes of the element's `pay-form-error` event. */
 export type ElementErrorCode =
   | 'invalid-base-url'
+  | 'base-url-mismatch'
   | 'invalid-key'
   | 'invalid-redirect-url'
   | 'token-request-failed'
@@ -24,6 +25,7 @@ export type ServerErrorCode =
   | 'network'
   | 'timeout'
   | 'bad_response'
+  | 'service_address'
   | 'duplicate_payout'
   | 'payout_ledger'
   | 'store'
@@ -38,4 +40,4 @@ export type ServerErrorCode =
 export type PayFormErrorCode = ElementErrorCode | ServerErrorCode;
 
 /** The URL checks' refusals, shared by the element and the server's option checks. */
-export type UrlErrorCode = Extract<ElementErrorCode, 'invalid-base-url' | 'invalid-key' | 'invalid-redirect-url'>;
+export type UrlErrorCode = Extract<ElementErrorCode, 'invalid-base-url' | 'base-url-mismatch' | 'invalid-key' | 'invalid-redirect-url'>;

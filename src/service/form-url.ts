@@ -27,26 +27,32 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * An absolute http(s) URL without credentials, plain http only for loopback hosts. Returns the
- * parsed URL; `javascript:`, `data:`, relative and unparsable strings are refused.
+ * An absolute http(s) URL without credentials, plain http only for loopback hosts, that also passes
+ * `rule` when given (its answer is the problem, or false). Returns the parsed URL; `javascript:`,
+ * `data:`, relative and unparsable strings are refused.
  */
-export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string): Checked<URL> {
-  const refused = (problem: string) => refuse<URL>(code, `${what} ${problem}`);
-  if (typeof raw !== 'string') return refused(NOT_A_STRING);
+export function checkHttpUrl(raw: unknown, code: UrlErrorCode, what: string, rule?: (url: URL) => string | false): Checked<URL> {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw as string);
+  } catch {}
   // The URL parser strips leading/trailing C0 and space and drops tabs and newlines anywhere, so a raw
   // string can differ from what it parses to; refusing them keeps header and log injection out.
-  if (WHITESPACE_OR_CONTROL.test(raw)) return refused(HOLDS_WHITESPACE);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return refused('is not absolute');
-  }
-  const { protocol, hostname } = url;
-  if (!HTTP.test(protocol)) return refused(`is ${protocol}, not https`);
-  if (url.username || url.password) return refused('carries credentials');
-  if (protocol === 'http:' && !isLoopbackHost(hostname)) return refused(`is http to ${hostname}, not loopback`);
-  return { ok: true, value: url };
+  const problem =
+    typeof raw !== 'string'
+      ? NOT_A_STRING
+      : WHITESPACE_OR_CONTROL.test(raw)
+        ? HOLDS_WHITESPACE
+        : !url
+          ? 'is not absolute'
+          : !HTTP.test(url.protocol)
+            ? `is ${url.protocol}, not https`
+            : url.username || url.password
+              ? 'carries credentials'
+              : url.protocol === 'http:' && !isLoopbackHost(url.hostname)
+                ? `is http to ${url.hostname}, not loopback`
+                : rule?.(url);
+  return problem ? refuse(code, `${what} ${problem}`) : { ok: true, value: url as URL };
 }
 
 /** A checked base address: `value` normalised without a trailing slash, `origin` its origin. */
@@ -57,20 +63,25 @@ export interface BaseUrl {
 
 /** The service's base address, parsed once: its normalised value and its origin, or the refusal. */
 export function parseBaseUrl(raw: unknown): Checked<BaseUrl> {
-  const checked = checkHttpUrl(raw, 'invalid-base-url', 'base-url');
+  const checked = checkHttpUrl(raw, 'invalid-base-url', 'base-url', (url) =>
+    // The form path is appended to the base path: a query or fragment would end up in front of it.
+    // Node 20's URL parser can leave a dot segment in a parsed path ("/a/.~/." stays) that a later parse
+    // of the form URL removes, moving the form out of its path. A correct parser never leaves one, so
+    // any that remains is refused here, with the base URL's code.
+    url.search || url.hash ? 'has a query or fragment' : /\/(\.|%2e){1,2}(\/|$)/i.test(url.pathname) && 'has a dot segment',
+  );
   if (!checked.ok) return checked;
-  const url = checked.value;
-  // The form path is appended to the base path: a query or fragment would end up in front of it.
-  if (url.search || url.hash) {
-    return refuse('invalid-base-url', 'base-url has a query or fragment');
-  }
-  // Node 20's URL parser can leave a dot segment in a parsed path ("/a/.~/." stays) that a later parse
-  // of the form URL removes, moving the form out of its path. A correct parser never leaves one, so
-  // any that remains is refused here, with the base URL's code.
-  if (/\/(\.|%2e){1,2}(\/|$)/i.test(url.pathname)) {
-    return refuse('invalid-base-url', 'base-url has a dot segment');
-  }
-  return { ok: true, value: { value: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, origin: url.origin } };
+  const { origin, pathname } = checked.value;
+  return { ok: true, value: { value: `${origin}${pathname.replace(/\/+$/, '')}`, origin } };
+}
+
+/**
+ * Where to frame a token answer's key: the page's base-url (`base`, null when unset), else the answer's
+ * `base_url` (createTokenHandler sends it as parseBaseUrl writes it, so it compares as it is); both, and
+ * different, is `base-url-mismatch`: the page never frames an address the shop did not make the key for.
+ */
+export function baseFor(base: Checked<BaseUrl> | null, told: string | undefined): Checked<BaseUrl> | null {
+  return told == null ? base : !base ? parseBaseUrl(told) : base.ok && base.value.value != told ? refuse('base-url-mismatch', told) : base;
 }
 
 /** The service's base address, normalised without a trailing slash and with its own path kept. */
@@ -127,8 +138,7 @@ export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
 export function httpOrigin(value: string): string | null {
   try {
     const url = new URL(value);
-    return HTTP.test(url.protocol) ? url.origin : null;
-  } catch {
-    return null;
-  }
+    if (HTTP.test(url.protocol)) return url.origin;
+  } catch {}
+  return null;
 }

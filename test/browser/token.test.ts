@@ -173,6 +173,45 @@ describe('<pay-form token-url>', () => {
   });
 });
 
+describe('<pay-form token-url> and the token answer\'s base_url (one address for the service)', () => {
+  beforeEach(async () => {
+    await executeServerCommand('token-requests-clear');
+  });
+
+  it('without base-url, frames the key at the base_url the shop answered', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'token-url': answer(JSON.stringify({ key: 'plain-b1', attempt: 'aaaaaaaaaaaa', base_url: service })) });
+    await waitForEvent(events, 'pay-form-ready');
+    expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-b1/`);
+    expect(errorCode(events)).to.equal(undefined);
+  });
+
+  it('base-url equal to the answer\'s base_url (a trailing slash aside) frames as before', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': `${service}/`, 'token-url': answer(JSON.stringify({ key: 'plain-b2', base_url: service })) });
+    await waitForEvent(events, 'pay-form-open');
+    expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-b2/`);
+  });
+
+  it('base-url different from the answer\'s base_url is base-url-mismatch: nothing framed, the shopper told in words', async () => {
+    const { service, page } = await origins();
+    const { el, events } = await mount({ 'base-url': `${page}/__frame`, 'token-url': answer(JSON.stringify({ key: 'plain-b3', base_url: service })) });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('base-url-mismatch');
+    expect((events.find((e) => e.type === 'pay-form-error')?.detail as { message: string }).message).to.include(service);
+    expect(typesOf(events)).to.not.include('pay-form-open');
+    expect(frameOf(el)).to.equal(null);
+    expect(el.state).to.equal('error');
+    expect(el.shadowRoot?.querySelector('[role=alert]')?.textContent).to.equal('Payment is unavailable. Please contact the shop.');
+  });
+
+  it('a base_url that is not a URL, without base-url, is invalid-base-url', async () => {
+    const { events } = await mount({ 'token-url': answer(JSON.stringify({ key: 'plain-b4', base_url: 'javascript:alert(1)' })) });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('invalid-base-url');
+  });
+});
+
 describe('<pay-form token-url> with close() and open()', () => {
   beforeEach(async () => {
     await executeServerCommand('token-requests-clear');

@@ -14,6 +14,8 @@ import { docBlocks } from '../support/apps/doc-blocks.js';
 import { assertFramed, installConsumer, runIn, type ConsumerApp } from '../support/apps/consumers.js';
 import { assertScenario, builtSandbox, HANDLED_LINE, driveRecipe, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe, type Scenario } from '../support/apps/recipes.js';
 import { launchBrowser } from './harness.js';
+import { sandboxCommand } from '../support/apps/sandbox-command.js';
+import { TRIGGER_EVENTS } from '../../src/sandbox/trigger.js';
 
 const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1' };
 const PAY_ENV = { PAY_MERCHANT_ID: SANDBOX_MERCHANT.merchantId, PAY_SECRET: SANDBOX_MERCHANT.secret };
@@ -80,6 +82,16 @@ describe('Next.js App Router from docs/frameworks.md, production build from the 
   });
 
   // Without 'use client' in pay-form/react this page runs React's hooks in the Server Component and fails.
+  test('pay-form-sandbox trigger, from the packed package, against the route handlers: every event answered as the service expects', async () => {
+    // The command as the packed package ships it (the app's node_modules/pay-form holds the unpacked tarball).
+    const bin = path.join(app.dir, 'node_modules/pay-form/bin/pay-form-sandbox.js');
+    for (const event of TRIGGER_EVENTS) {
+      const { code, output } = await sandboxCommand(['trigger', event, '--to', `${server.url}/api/pay-callback`], { PAY_FORM_SANDBOX_SECRET: SANDBOX_MERCHANT.secret }, bin);
+      assert.equal(code, 0, `${event}:\n${output}`);
+      assert.match(output, /every answer is what the service expects/);
+    }
+  });
+
   test('PayFormReact rendered by a Server Component frames the form', async () => {
     const page = await browser.newPage();
     try {

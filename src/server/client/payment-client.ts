@@ -13,6 +13,7 @@ import { resolveOptions, type PaymentClientOptions, type ResolvedOptions } from 
 import { SERVICE_PATHS } from '../../service/paths.js';
 import { signed, type JsonValue } from '../../service/signature.js';
 import { postJson } from './transport.js';
+import { addressOrBad, notTheService } from './service-address.js';
 import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from '../payouts/payout-guard.js';
 import type { PayoutEntry } from '../payouts/payout-ledger.js';
 
@@ -64,6 +65,11 @@ export class PaymentClient {
 
   constructor(options: PaymentClientOptions) {
     this.#options = resolveOptions(options);
+  }
+
+  /** The service's base URL as given (no trailing slash): public, so the token handler hands it to the page. */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
   }
 
   /** POST /api/jsapi/obtain_token/. Retried on network errors, timeouts, 429 and 5xx. */
@@ -119,8 +125,13 @@ export class PaymentClient {
 
   async #send(operation: Operation, request: Record<string, unknown>): Promise<Record<string, unknown>> {
     const o = this.#options;
-    const answer = await postJson(o.transport, operation, o.baseUrl + SERVICE_PATHS[operation], JSON.stringify(request));
+    const url = o.baseUrl + SERVICE_PATHS[operation];
+    const answer = await postJson(o.transport, operation, url, JSON.stringify(request)).catch((error: unknown) => {
+      throw addressOrBad(error, url, o.baseUrl);
+    });
     const { body, status, attempts } = answer;
+    const foreign = notTheService(operation, status, body, attempts, url, o.baseUrl);
+    if (foreign) throw foreign;
 
     const signature = body['signature'];
     // A 401 or 403 refusal is the service refusing our own signature or merchant_id: with a wrong

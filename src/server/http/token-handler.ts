@@ -2,7 +2,7 @@
 // attempt per order through the store (docs/service-contract.md, Attempts): every request for an order
 // with a live attempt gets that attempt's key, so the service is asked once per attempt.
 import type { PaymentClient } from '../client/payment-client.js';
-import { AuthenticationError, PayFormError, ValidationError, requireOptions } from '../errors.js';
+import { AuthenticationError, PayFormError, ServiceAddressError, ValidationError, requireOptions } from '../errors.js';
 import type { TokenParams } from '../../service/fields.js';
 import { attemptRequestId, newAttemptId, type TokenRequestBody } from '../../service/checkout.js';
 import type { AttemptStore, KeptToken } from '../stores/callback-store.js';
@@ -10,6 +10,7 @@ import { answer, failure, readJsonObject, type FetchHandler } from './json-answe
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 import { formLanguage } from '../../service/language.js';
+import { publicBaseProblem, serviceBase } from './service-base.js';
 
 export type { TokenRequestBody };
 
@@ -17,7 +18,11 @@ export type { TokenRequestBody };
 export type ResolvedOrder = TokenParams | 'paid' | null | undefined;
 
 export interface TokenHandlerOptions {
-  client: Pick<PaymentClient, 'obtainToken'>;
+  /** The PaymentClient; its `baseUrl`, when it has one, goes to the page with every key (base_url). */
+  client: Pick<PaymentClient, 'obtainToken'> & Partial<Pick<PaymentClient, 'baseUrl'>>;
+  /** The service's address as the shopper's browser reaches it, when it is not the client's baseUrl
+   *  (the server reaching the service by an inner address). Default the client's baseUrl. */
+  publicBaseUrl?: string;
   /**
    * Builds the token request from the merchant's own data (amount, currency, user) for the order the
    * browser names; its `request_id` is the merchant's order reference. Return `'paid'` for an order
@@ -47,6 +52,8 @@ const ASK_AGAIN_MS = 50;
 
 const PAID = answer(409, { success: false, message: 'Order already paid', paid: true });
 const UNAVAILABLE = failure(503, 'Payment could not be started', { 'retry-after': '1' });
+// The shop's setup, told apart from the service failing (502) by its code: docs/troubleshooting.md.
+const WRONG_ADDRESS = answer(500, { success: false, message: "Payment service address is wrong: check the shop's PaymentClient baseUrl", code: 'service_address' });
 
 /**
  * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`: the order's live attempt, or a new one.
@@ -67,8 +74,12 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       && 'must be the store the callback and status handlers share (MemoryCallbackStore, RedisCallbackStore): without it an order could be paid twice'],
     ['keyLifetimeMs', timerMilliseconds(lifetimeMs)],
     ['obtainWaitMs', timerMilliseconds(obtainMs)],
+    ['publicBaseUrl', publicBaseProblem(options?.publicBaseUrl)],
   ]);
   const { client, resolve, store, onError } = options;
+  // A key opens at the service's address, which the page then needs from nowhere else (service-base.ts).
+  const base = serviceBase(options);
+  const tokenAnswer = (token: KeptToken, attempt: string) => answer(200, { ...token, attempt, ...('key' in token ? base : {}) });
 
   const obtain = async (params: TokenParams, orderRef: string, attempt: string): Promise<KeptToken | Answer> => {
     try {
@@ -78,6 +89,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       onError?.(error);
       // The next request starts another attempt at once instead of waiting for this one's key.
       await store.dropAttempt(orderRef, attempt).catch(onError);
+      if (error instanceof ServiceAddressError) return WRONG_ADDRESS;
       if (error instanceof ValidationError || error instanceof AuthenticationError || !(error instanceof PayFormError)) {
         return failure(500, error instanceof AuthenticationError ? 'Payment service refused the shop' : 'Payment could not be started');
       }
@@ -93,7 +105,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     while (Date.now() < deadline) {
       const start = await store.startAttempt(orderRef, { ...request, attempt: newAttemptId() });
       if (start.state === 'paid') return PAID;
-      if (start.state === 'live') return answer(200, { ...start.token, attempt: start.attempt });
+      if (start.state === 'live') return tokenAnswer(start.token, start.attempt);
       if (start.state === 'obtaining') {
         await new Promise((wake) => setTimeout(wake, ASK_AGAIN_MS * (0.5 + Math.random())));
         continue;
@@ -102,7 +114,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       if (token instanceof Answer) return token;
       const kept = await store.keepToken(orderRef, start.attempt, token);
       if (kept === 'paid') return PAID;
-      if (kept === 'kept') return answer(200, { ...token, attempt: start.attempt });
+      if (kept === 'kept') return tokenAnswer(token, start.attempt);
       // 'gone': another request replaced the attempt meanwhile (other terms): ask again.
     }
     return UNAVAILABLE;

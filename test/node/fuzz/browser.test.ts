@@ -146,19 +146,20 @@ const properties: Array<[string, () => void]> = [
     const body = JSON.parse(JSON.stringify({ ...extra, ...(key === undefined ? {} : { key }), ...(redirect === undefined ? {} : { redirect_url: redirect }) })) as unknown;
     const r = parseTokenAnswer(body);
     tally('token answer    valid', r !== null);
-    // paid: true wins; else redirect_url over key, with a string attempt kept (service/checkout.ts).
-    const { paid, attempt } = body as { paid?: unknown; attempt?: unknown };
-    const started = typeof attempt === 'string' ? { attempt } : {};
+    // paid: true wins; else redirect_url over key, with a string attempt and base_url kept (service/checkout.ts).
+    const { paid, attempt, base_url } = body as { paid?: unknown; attempt?: unknown; base_url?: unknown };
+    const started = { ...(typeof attempt === 'string' ? { attempt } : {}), ...(typeof base_url === 'string' ? { base_url } : {}) };
     assert.deepEqual(r, paid === true ? { paid } : redirect !== undefined ? { redirect_url: redirect, ...started } : { key, ...started });
   }), { numRuns })],
   ['token answer    any  ', () => fc.assert(fc.property(fc.oneof(fc.anything(), fc.jsonValue(), fc.record({ key: fc.anything(), redirect_url: fc.anything() }, { requiredKeys: [] })), (data) => {
     const r = parseTokenAnswer(data);
     tally('token answer    any  ', r !== null);
     if (r === null) return;
-    // Exactly one of paid (true), key or redirect_url (strings), and at most a string attempt beside it.
-    const keys = Object.keys(r).filter((k) => k !== 'attempt');
+    // Exactly one of paid (true), key or redirect_url (strings), and at most a string attempt and base_url beside it.
+    const keys = Object.keys(r).filter((k) => k !== 'attempt' && k !== 'base_url');
     assert.equal(keys.length, 1);
     assert.ok(!('attempt' in r) || (typeof r.attempt === 'string' && !('paid' in r)));
+    assert.ok(!('base_url' in r) || (typeof r.base_url === 'string' && !('paid' in r)));
     assert.ok(('paid' in r && r.paid === true) || ('key' in r && typeof r.key === 'string') || ('redirect_url' in r && typeof r.redirect_url === 'string'));
   }), { numRuns })],
 ];

@@ -51,7 +51,7 @@ after(() => (temp ? rm(temp, { recursive: true, force: true }) : undefined));
 test('npm pack after `npm start` ships the whole build: every entry, its types, the CLI and the notices', LIMIT, () => {
   for (const file of [
     'dist/element/index.js', 'dist/element/index.d.ts', 'dist/server/index.js', 'dist/server/index.d.ts',
-    'dist/sandbox/index.js', 'dist/sandbox/cli.js', 'dist/custom-elements.json', 'dist/pay-form.min.js',
+    'dist/sandbox/index.js', 'dist/sandbox/cli.js', 'dist/sandbox/testing.js', 'dist/sandbox/testing.d.ts', 'dist/custom-elements.json', 'dist/pay-form.min.js',
     'dist/pay-form.bundle-licenses.txt', 'bin/pay-form-sandbox.js', 'package.json', 'README.md',
   ]) {
     assert.ok(packed.includes(file), `${file} is in the tarball (${packed.length} files)`);
@@ -66,16 +66,19 @@ test('npm 11 installs the tarball without a word about pay-form: no install scri
   assert.deepEqual(warnings, [], installOutput);
 });
 
-test('installed into a clean folder: pay-form, pay-form/server and pay-form/sandbox import', LIMIT, async () => {
+test('installed into a clean folder: pay-form, pay-form/server, pay-form/sandbox and pay-form/testing import', LIMIT, async () => {
   assert.ok(!existsSync(join(app, 'node_modules', 'tsx')), 'tsx is not installed with the package');
   const script = `
     const server = await import('pay-form/server');
     const sandbox = await import('pay-form/sandbox');
     const element = await import('pay-form');
-    console.log(JSON.stringify({ client: typeof server.PaymentClient, sandbox: typeof sandbox.startSandbox, element: Object.keys(element).length > 0 }));
+    const testing = await import('pay-form/testing');
+    const paid = await testing.successCallback({ secret: 's', order: 'o-1' });
+    const verified = await server.verify(paid, 's');
+    console.log(JSON.stringify({ client: typeof server.PaymentClient, sandbox: typeof sandbox.startSandbox, element: Object.keys(element).length > 0, verified }));
   `;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
-  assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { client: 'function', sandbox: 'function', element: true });
+  assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { client: 'function', sandbox: 'function', element: true, verified: true });
 });
 
 test('installed into a clean folder: the pay-form-sandbox command starts, answers and stops', LIMIT, async () => {

@@ -18,6 +18,8 @@ const SAMPLES: Record<string, () => PayFormError> = {
   NetworkError: () => new server.NetworkError({ operation: 'payout', attempts: 1, outcomeUnknown: false, systemCode: 'ECONNREFUSED', cause: null }),
   TimeoutError: () => new server.TimeoutError({ operation: 'payout', attempts: 1, timeoutMs: 10 }),
   BadResponseError: () => new server.BadResponseError({ operation: 'payout', attempts: 1, outcomeUnknown: true, status: 200, reason: 'shape', detail: 'x' }),
+  ServiceAddressError: () =>
+    new server.ServiceAddressError({ operation: 'obtain_token', attempts: 1, outcomeUnknown: false, status: 404, reason: 'content-type', detail: 'x' }, 'https://shop.test/api/jsapi/obtain_token/', 'https://shop.test'),
   DuplicatePayoutError: () => new server.DuplicatePayoutError({ siteId: 1, requestId: 'r', state: 'paid', mismatch: false }),
   PayoutLedgerError: () => new server.PayoutLedgerError('claim', null),
   StoreError: () => new server.StoreError('Redis is not connected'),
@@ -25,7 +27,7 @@ const SAMPLES: Record<string, () => PayFormError> = {
   BodyConsumedError: () => new server.BodyConsumedError(),
 };
 
-const SERVICE_CALLS = ['ApiError', 'AuthenticationError', 'SignatureError', 'NetworkError', 'TimeoutError', 'BadResponseError'];
+const SERVICE_CALLS = ['ApiError', 'AuthenticationError', 'SignatureError', 'NetworkError', 'TimeoutError', 'BadResponseError', 'ServiceAddressError'];
 
 function exportedErrorClasses(): string[] {
   return Object.entries(server)
@@ -67,4 +69,62 @@ test('the table check sees a class that is missing from the page', async () => {
   const rows = await tableRows();
   rows.delete('StoreError');
   assert.notDeepEqual([...rows.keys()].sort(), exportedErrorClasses());
+});
+
+// docs/troubleshooting.md: every code of src/service/error-codes.ts (the element's and the server's),
+// every message the handlers answer, and every line logRedisOutages writes has its row, and no row
+// names a code that is gone.
+const ROOT = new URL('../../../', import.meta.url);
+const read = (file: string) => readFile(new URL(file, ROOT), 'utf8');
+
+/** The members of a union of string literals in error-codes.ts, by the type's name. */
+function unionMembers(source: string, type: string): string[] {
+  const start = source.indexOf(`export type ${type} =`);
+  const body = source.slice(start, source.indexOf(';', start));
+  return [...body.matchAll(/\|\s*'([^']+)'/g)].map((m) => m[1] as string).sort();
+}
+
+/** The codes in the first column of the table under `heading`. */
+function codesUnder(page: string, heading: string): string[] {
+  const start = page.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `docs/troubleshooting.md has "## ${heading}"`);
+  const section = page.slice(start, page.indexOf('\n## ', start + 1) >>> 0 || undefined);
+  return [...section.matchAll(/^\| `([\w-]+)` \|/gm)].map((m) => m[1] as string).sort();
+}
+
+test('docs/troubleshooting.md lists every error code pay-form gives, with cause and fix, and no other', async () => {
+  const [codes, page] = await Promise.all([read('src/service/error-codes.ts'), read('docs/troubleshooting.md')]);
+  assert.deepEqual(codesUnder(page, 'The page: `pay-form-error` codes'), unionMembers(codes, 'ElementErrorCode'));
+  assert.deepEqual(codesUnder(page, 'The server: error codes'), unionMembers(codes, 'ServerErrorCode'));
+  for (const row of page.split('\n').filter((line) => /^\| `[\w-]+` \|/.test(line))) {
+    assert.ok(row.split('|').filter((cell) => cell.trim() !== '').length >= 3, `a cause and a fix: ${row}`);
+  }
+});
+
+test('docs/troubleshooting.md lists every message the handlers answer and every line logRedisOutages writes', async () => {
+  const page = await read('docs/troubleshooting.md');
+  const { readdir } = await import('node:fs/promises');
+  const sources = await Promise.all(
+    (await readdir(new URL('src/server/http/', ROOT))).filter((f) => f.endsWith('.ts')).map((f) => read(`src/server/http/${f}`)),
+  );
+  const messages = new Set<string>([server.INVALID_JSON_MESSAGE, 'Request body too large']);
+  for (const source of sources) {
+    for (const m of source.matchAll(/failure\(\s*\d+,\s*(?:[^,'"]*\?\s*)?'([^']+)'(?:\s*:\s*'([^']+)')?/g)) {
+      messages.add(m[1] as string);
+      if (m[2]) messages.add(m[2]);
+    }
+    // An answer's own body (`{ success: false, message }`), not an issue's message inside an error.
+    for (const m of source.matchAll(/success: false, message: (?:'([^']+)'|"([^"]+)")/g)) messages.add((m[1] ?? m[2]) as string);
+  }
+  assert.ok(messages.size >= 15, `the messages were found: ${[...messages].join(', ')}`);
+  for (const message of messages) assert.ok(page.includes(`\`${message}\``), `docs/troubleshooting.md lists the answer "${message}"`);
+
+  const lines: string[] = [];
+  const events = new Map<string, (error?: unknown) => void>();
+  server.logRedisOutages({ on: (event, listener) => events.set(event, listener) }, (line) => lines.push(line));
+  events.get('error')?.(Object.assign(new Error('…'), { code: 'ECONNREFUSED' }));
+  events.get('error')?.(new Error('again'));
+  events.get('ready')?.();
+  assert.equal(lines.length, 2, 'one line for the outage, one for the recovery');
+  for (const line of lines) assert.ok(page.includes(`\`${line}\``), `docs/troubleshooting.md lists the log line "${line}"`);
 });

@@ -95,7 +95,8 @@ describe('errors never show a secret or a signature', () => {
       const mode = req.json?.['request_id'];
       if (mode === 'api') return answerSigned(res, 400, { success: false, message: 'refused' });
       if (mode === 'sig') return answerSigned(res, 200, { success: true, key: 'k' }, 'other');
-      if (mode === 'bad') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>');
+      // A proxy's error page in front of a service that is down (a 200 HTML page is the address: service-address.test.ts).
+      if (mode === 'bad') return void res.writeHead(502, { 'content-type': 'text/html' }).end('<p>');
       if (mode === 'hang') return;
     });
     try {

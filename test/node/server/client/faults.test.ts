@@ -308,7 +308,7 @@ describe('the token handler in front of each fault', () => {
     ['hangs (timeoutMs 200)', hang, 2],
     ['503 signed', (_req, res) => answerSigned(res, 503, { success: false, message: 'upstream secret detail' }), 2],
     ['429', raw(429, 'application/json', '{"success":false,"message":"upstream secret detail"}'), 2],
-    ['HTML 200', raw(200, 'text/html', '<h1>upstream secret detail</h1>'), 1],
+    ['HTML 502 (a proxy in front of a service that is down)', raw(502, 'text/html', '<h1>upstream secret detail</h1>'), 2],
     ['truncated JSON', raw(200, 'application/json', '{"success":true,"key":"upstream secret detail'), 1],
     ['wrong signature', (_req, res) => answerSigned(res, 200, { success: true, key: 'upstream secret detail' }, 'other'), 1],
     ['a huge body', raw(200, 'application/json', Buffer.alloc(2 * 1024 * 1024, 0x20)), 1],

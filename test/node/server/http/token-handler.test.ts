@@ -56,7 +56,8 @@ after(() => Promise.all([upstream.close(), merchant.close()]));
 
 /** A token answer for `orderRef`: the service's key for the attempt's request_id, and that attempt. */
 function assertAttempt(json: Record<string, unknown>, orderRef: string): void {
-  assert.deepEqual(Object.keys(json).sort(), ['attempt', 'key']);
+  assert.deepEqual(Object.keys(json).sort(), ['attempt', 'base_url', 'key']);
+  assert.equal(json['base_url'], upstream.url, "the client's baseUrl, for the element to frame the key at");
   assert.match(String(json['attempt']), /^[0-9a-z]{12}$/);
   assert.equal(json['key'], `key-${orderRef}~${String(json['attempt'])}`);
 }
@@ -72,7 +73,7 @@ async function post(body: string, contentType = 'application/json', method = 'PO
 }
 
 describe('token handler', () => {
-  test('{"order_ref"} answers exactly { key, attempt }: no signature, no secret; the service gets the attempt as request_id', async () => {
+  test('{"order_ref"} answers exactly { key, attempt, base_url }: no signature, no secret; the service gets the attempt as request_id', async () => {
     mode = 'ok';
     const before = upstream.requests.length;
     const { status, json, text, response } = await post('{"order_ref":"order-1"}');
