@@ -6,7 +6,7 @@ import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/check
 import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
 import { Answer, fetchHandler } from './handler-logic.js';
-import { StatusWaits, type Refusal } from './status-waits.js';
+import { StatusWaits, type Refusal, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 
 export interface StatusHandlerOptions {
@@ -50,6 +50,8 @@ const REFUSED: Record<Refusal, () => Answer> = {
   'order-full': () => failure(429, 'Too many requests for this order', retryAfter(5, 10)),
 };
 
+const waitAnswer = (status: WaitResult): Answer => (status === null ? unavailable() : status !== undefined ? found(status, false) : NO_STATUS);
+
 function found(status: OrderStatus, head: boolean): Answer {
   const full = answer(200, { status: status.status, invoice_id: status.invoice_id });
   return head ? new Answer(200, full.headers, null) : full;
@@ -77,6 +79,30 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
   const { store, authorize, onError } = options;
   const waits = new StatusWaits(store, { waitMs, maxWaiters, maxPerOrder, onError });
 
+  /** Made here, not in the request's own scope, so it holds nothing of the request while it waits. */
+  const failed = (error: unknown): Answer => {
+    onError?.(error);
+    return unavailable();
+  };
+
+  /** The status now, for HEAD and a handler that does not wait. */
+  const now = async (orderRef: string, attempt: string | undefined, head: boolean): Promise<Answer> => {
+    const status = await store.status(orderRef, attempt);
+    return status !== undefined ? found(status, head) : NO_STATUS;
+  };
+
+  /** The status once the wait ends; a refused wait is still answered a status already recorded. */
+  const waited = (orderRef: string, attempt: string | undefined, wait: Promise<WaitResult> | Refusal): Promise<Answer> => {
+    if (typeof wait === 'string') return refused(orderRef, attempt, wait);
+    // A reaction, not a suspended async function: less to keep per waiting request.
+    return wait.then(waitAnswer);
+  };
+
+  const refused = async (orderRef: string, attempt: string | undefined, why: Refusal): Promise<Answer> => {
+    const status = waits.knownEmpty(orderRef, attempt) ? undefined : await store.status(orderRef, attempt);
+    return status !== undefined ? found(status, false) : REFUSED[why]();
+  };
+
   return fetchHandler(async (incoming) => {
     const method = incoming.method;
     if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
@@ -97,24 +123,11 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       return unavailable();
     }
 
-    const head = method === 'HEAD';
-    try {
-      if (head || waitMs === 0) {
-        const now = await store.status(orderRef, attempt);
-        return now !== undefined ? found(now, head) : NO_STATUS;
-      }
-      // The wait's first read is the handler's look: one read per request while nothing happens.
-      const waited = waits.wait(orderRef, attempt, incoming.signal);
-      if (typeof waited === 'string') {
-        // No place to wait, but a status already recorded is answered all the same.
-        const now = await store.status(orderRef, attempt);
-        return now !== undefined ? found(now, false) : REFUSED[waited]();
-      }
-      const later = await waited;
-      return later === null ? unavailable() : later !== undefined ? found(later, false) : NO_STATUS;
-    } catch (error) {
-      onError?.(error);
-      return unavailable();
-    }
+    // Returned, not awaited: this request's Incoming (and the Request authorize had) is not kept while
+    // it waits. The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
+    const answered = method === 'HEAD' || waitMs === 0
+      ? now(orderRef, attempt, method === 'HEAD')
+      : waited(orderRef, attempt, waits.wait(orderRef, attempt, (listener) => incoming.gone(listener)));
+    return answered.catch(failed);
   });
 }

@@ -3,11 +3,18 @@
 // `watch` of the store, so news of an order wakes that entry alone, which reads the store once per
 // attempt asked and answers all of its waits. Deadlines are kept by one sweep per handler (no timer per
 // request); the store's watch vouches for news missed (status-feed.ts), so nothing reads the store on a
-// clock while the store watches. A store without watch is read once per waiting order every RECONCILE_MS.
+// clock while the store watches, and an entry remembers which attempts read as nothing yet since the
+// last news: a page that asks again after its 204 (or a refused flood) costs no read. An entry stays
+// LINGER_MS after its last wait for that re-ask. A store without watch is read once per waiting order
+// every RECONCILE_MS, and at each ask.
 import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
 
 /** How often a store without watch is read for each waiting order. */
 export const RECONCILE_MS = 1000;
+
+/** How long an order's entry, and its watch, outlive its last wait: longer than the page's pause
+ *  between a 204 and its next ask (250 ms, settle-controller.ts). */
+export const LINGER_MS = 5000;
 
 /** The answer to one wait: the status, undefined when none came in time (or the client left), null when the store failed. */
 export type WaitResult = OrderStatus | undefined | null;
@@ -19,8 +26,6 @@ interface Waiter {
   readonly attempt: string | undefined;
   readonly deadline: number;
   readonly done: (result: WaitResult) => void;
-  readonly signal: AbortSignal | undefined;
-  readonly left: () => void;
 }
 
 interface Entry {
@@ -29,6 +34,13 @@ interface Entry {
   unwatch: (() => void) | undefined;
   reading: boolean;
   again: boolean;
+  /** Counts the news; a read answers for `known` only when none came while it ran. */
+  news: number;
+  /** Attempts ('' for none asked) read as no status since the last news; emptied by news. An array: an
+   *  order has a few attempts at most, and an empty array costs less than an empty Set. */
+  readonly known: string[];
+  /** When its last wait ended, while it lingers. */
+  idleSince: number;
 }
 
 export interface StatusWaitsOptions {
@@ -65,36 +77,46 @@ export class StatusWaits {
 
   /**
    * Waits for a verified status of `attempt` of the order, at most waitMs less a random fifth (so pages
-   * that opened together do not ask again together), or until `signal` aborts; a Refusal at once when
+   * that opened together do not ask again together), or until the client goes away (`gone`); a Refusal at once when
    * maxWaiters requests wait in this process or maxPerOrder on this order.
    */
-  wait(orderRef: string, attempt: string | undefined, signal: AbortSignal | undefined): Promise<WaitResult> | Refusal {
-    if (this.#count >= this.options.maxWaiters) return 'full';
+  wait(orderRef: string, attempt: string | undefined, gone: (listener: () => void) => void): Promise<WaitResult> | Refusal {
     let entry = this.#entries.get(orderRef);
+    if (this.#count >= this.options.maxWaiters) return 'full';
     if (entry !== undefined && entry.waiters.length >= this.options.maxPerOrder) return 'order-full';
     if (entry === undefined) {
-      const created: Entry = { orderRef, waiters: [], unwatch: undefined, reading: false, again: false };
-      created.unwatch = this.store.watch?.(orderRef, () => this.#read(created));
+      const created: Entry = { orderRef, waiters: [], unwatch: undefined, reading: false, again: false, news: 0, known: [], idleSince: 0 };
+      created.unwatch = this.store.watch?.(orderRef, () => {
+        created.news++;
+        created.known.length = 0;
+        if (created.waiters.length > 0) this.#read(created);
+      });
       this.#entries.set(orderRef, (entry = created));
     }
-    const joined = entry;
-    const { waitMs } = this.options;
-    const deadline = Date.now() + Math.max(0, waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
-    return new Promise<WaitResult>((resolve) => {
-      const waiter: Waiter = {
-        attempt,
-        deadline,
-        signal,
-        done: resolve,
-        left: () => this.#end(joined, waiter, undefined),
-      };
-      joined.waiters.push(waiter);
-      this.#count++;
-      signal?.addEventListener('abort', waiter.left);
-      this.#startSweep();
-      // News that came between the handler's first look and this watch: read once now.
-      this.#read(joined);
-    });
+    const deadline = Date.now() + Math.max(0, this.options.waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
+    const [waited, leave] = this.#join(entry, attempt, deadline);
+    gone(leave);
+    // Read once now, unless the watch has vouched for this attempt since its last read.
+    if (entry.unwatch === undefined || !entry.known.includes(attempt ?? '')) this.#read(entry);
+    return waited;
+  }
+
+  /** A wait on the entry, and its end when the client leaves. A method of its own, so that neither
+   *  closure holds `gone` (and through it the request) for as long as the wait lasts. */
+  #join(entry: Entry, attempt: string | undefined, deadline: number): [Promise<WaitResult>, () => void] {
+    let done!: (result: WaitResult) => void;
+    const waited = new Promise<WaitResult>((resolve) => (done = resolve));
+    const waiter: Waiter = { attempt, deadline, done };
+    entry.waiters.push(waiter);
+    this.#count++;
+    this.#startSweep();
+    return [waited, () => this.#end(entry, waiter, undefined)];
+  }
+
+  /** Whether the order's entry has read `attempt` as no status, with no news since: no need to read it. */
+  knownEmpty(orderRef: string, attempt: string | undefined): boolean {
+    const entry = this.#entries.get(orderRef);
+    return entry?.unwatch !== undefined && entry.known.includes(attempt ?? '');
   }
 
   /** Reads the entry's attempts once (again when news came during a read) and answers the waits it can. */
@@ -105,6 +127,7 @@ export class StatusWaits {
     }
     entry.reading = true;
     entry.again = false;
+    const news = entry.news;
     const attempts = [...new Set(entry.waiters.map((waiter) => waiter.attempt))];
     void Promise.all(
       attempts.map(async (attempt) => {
@@ -115,7 +138,10 @@ export class StatusWaits {
           this.options.onError?.(error);
           result = null;
         }
-        if (result === undefined) return;
+        if (result === undefined) {
+          if (entry.news === news && !entry.known.includes(attempt ?? '')) entry.known.push(attempt ?? '');
+          return;
+        }
         for (const waiter of entry.waiters.filter((w) => w.attempt === attempt)) this.#end(entry, waiter, result);
       }),
     ).then(() => {
@@ -129,12 +155,7 @@ export class StatusWaits {
     if (at === -1) return;
     entry.waiters.splice(at, 1);
     this.#count--;
-    waiter.signal?.removeEventListener('abort', waiter.left);
-    if (entry.waiters.length === 0 && this.#entries.get(entry.orderRef) === entry) {
-      this.#entries.delete(entry.orderRef);
-      entry.unwatch?.();
-    }
-    if (this.#count === 0) this.#stopSweep();
+    if (entry.waiters.length === 0) entry.idleSince = Date.now();
     waiter.done(result);
   }
 
@@ -149,7 +170,8 @@ export class StatusWaits {
     this.#sweep = undefined;
   }
 
-  /** Ends the waits past their deadline; without a watch, reads every waiting order each RECONCILE_MS. */
+  /** Ends the waits past their deadline and the entries past their linger; without a watch, reads every
+   *  waiting order each RECONCILE_MS. */
   #tick(): void {
     const now = Date.now();
     const reconcile = this.store.watch === undefined && now - this.#lastReconcile >= RECONCILE_MS;
@@ -158,7 +180,13 @@ export class StatusWaits {
       if (entry.waiters.some((w) => w.deadline <= now)) {
         for (const waiter of entry.waiters.filter((w) => w.deadline <= now)) this.#end(entry, waiter, undefined);
       }
-      if (reconcile && entry.waiters.length > 0) this.#read(entry);
+      if (entry.waiters.length > 0) {
+        if (reconcile) this.#read(entry);
+      } else if (now - entry.idleSince >= LINGER_MS && !entry.reading) {
+        this.#entries.delete(entry.orderRef);
+        entry.unwatch?.();
+      }
     }
+    if (this.#entries.size === 0) this.#stopSweep();
   }
 }

@@ -3,26 +3,36 @@
 // The status handler keeps one listener per waiting order (status-waits.ts), however many requests wait
 // on it, so a message wakes one entry, not every request.
 
-export class Watchers {
-  readonly #byId = new Map<string, Set<() => void>>();
+type Listener = () => void;
 
-  add(requestId: string, listener: () => void): () => void {
-    let set = this.#byId.get(requestId);
-    if (!set) this.#byId.set(requestId, (set = new Set()));
-    set.add(listener);
+export class Watchers {
+  /** One listener as itself (the usual case: one status handler), several in a Set. */
+  readonly #byId = new Map<string, Listener | Set<Listener>>();
+
+  add(requestId: string, listener: Listener): () => void {
+    const held = this.#byId.get(requestId);
+    if (held === undefined) this.#byId.set(requestId, listener);
+    else if (typeof held === 'function') this.#byId.set(requestId, new Set([held, listener]));
+    else held.add(listener);
     return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#byId.get(requestId) === set) this.#byId.delete(requestId);
+      const now = this.#byId.get(requestId);
+      if (now === listener) this.#byId.delete(requestId);
+      else if (typeof now === 'object' && now.delete(listener) && now.size === 0) this.#byId.delete(requestId);
     };
   }
 
   notify(requestId: string): void {
-    for (const listener of this.#byId.get(requestId) ?? []) listener();
+    const held = this.#byId.get(requestId);
+    if (typeof held === 'function') held();
+    else for (const listener of held ?? []) listener();
   }
 
   /** Every listener: news may have been missed (a subscription that dropped), so each order reads again. */
   notifyAll(): void {
-    for (const set of [...this.#byId.values()]) for (const listener of set) listener();
+    for (const held of [...this.#byId.values()]) {
+      if (typeof held === 'function') held();
+      else for (const listener of [...held]) listener();
+    }
   }
 
   /** Orders watched now. */
