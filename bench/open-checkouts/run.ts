@@ -39,6 +39,7 @@ await build({
   outfile: BACKEND,
   logLevel: 'warning',
 });
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Backend {
@@ -144,7 +145,6 @@ async function commands(): Promise<number> {
   return total;
 }
 
-const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const redis = await startRedis();
 const counter = await connectRedis({ library: 'node-redis', target: { topology: 'standalone', url: redis.url } });
 const rows: string[] = [];
@@ -155,6 +155,7 @@ try {
     try {
       await sleep(500);
       const before = await Promise.all(backends.map(stats));
+      console.error(`${size}: RSS before the pages ${before.map((s) => mib(s.rss)).join(' / ')} MiB`);
       const pages: Page[] = Array.from({ length: size }, (_, i) => ({
         orderRef: `co-${size}-${i}`,
         attempt: newAttemptId(),
