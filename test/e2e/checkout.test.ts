@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import { backendCallbacks, demoPerFile, recordAnswers, verifiedCallback } from './harness.js';
+import { until } from '../support/poll.js';
 
 const { demo, current } = demoPerFile();
 let orders: Record<string, unknown>[];
@@ -37,14 +38,9 @@ async function checkout(choices: Choices): Promise<{ orderRef: string; total: st
   const total = (await current.page.locator('#total').textContent()) ?? '';
   const before = orders.length;
   await current.page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await until(() => orders.length > before, 'the shop answered the order');
+  await until('the shop answered the order', async () => orders.length > before);
   const order = orders.at(-1)?.answer as { order_ref: string };
   return { orderRef: order.order_ref, total };
-}
-
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok(done(), `timed out waiting until ${what}`);
 }
 
 async function waitForText(selector: string, text: string): Promise<void> {

@@ -4,8 +4,8 @@
 // checkout.test.ts goes deeper in Chromium alone.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { selectedEngines } from '../support/engines.mjs';
-import { ENGINE_NAMES, launchEngine, waitUntil, type EngineBrowser, type EnginePage } from '../support/engine-page.js';
+import { selectedEngines } from '../support/browsers/engines.mjs';
+import { ENGINE_NAMES, launchEngine, waitUntil, type EngineBrowser, type EnginePage } from '../support/browsers/engine-page.js';
 import { backendCallbacks, checkoutIn, startDemo, verifiedCallback, waitForText, type Demo, type ShopDisplay } from './harness.js';
 
 let demo: Demo;

@@ -18,9 +18,9 @@ import {
   type StatusHandlerOptions,
   type StatusStore,
 } from '../../../../src/server/index.js';
-import { connectedClient, startRedis } from '../../../support/redis.js';
-import { SECRET } from '../../../support/service.js';
-import { startServer } from '../../../support/loopback.js';
+import { connectedClient, startRedis } from '../../../support/redis/redis.js';
+import { SECRET } from '../../../support/servers/service.js';
+import { startServer } from '../../../support/servers/loopback.js';
 import { until } from '../../../support/poll.js';
 
 const closers: Array<() => Promise<unknown> | unknown> = [];
