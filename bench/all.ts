@@ -2,7 +2,7 @@
 // into docs/performance.md between its markers (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`); the
 // size table and the README's hashes through scripts/readme-sync.ts. `npm run bench -- quick` runs
 // each at a small size, to check the benches work (its figures are not worth publishing); names after
-// it (size, server, form-open, form-open-engines, ledger, settle, redis, fuzz) run only those, e.g. `npm run bench -- fuzz`.
+// it (size, server, form-open, form-open-engines, ledger, settle, redis, open-checkouts, fuzz) run only those, e.g. `npm run bench -- fuzz`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,7 @@ try {
   if (wanted('ledger')) ledgerSection(quick ? ['3', '100', '1000'] : []);
   if (wanted('settle')) settleSection(quick ? { ROUNDS: '1', SAMPLES: '5' } : {});
   if (wanted('redis')) benchSection('redis', 'bench/redis/run.ts', quick ? ['1', '100'] : []);
+  if (wanted('open-checkouts')) benchSection('open-checkouts', 'bench/open-checkouts/run.ts', quick ? ['300', '3'] : []);
   if (wanted('fuzz')) fuzzSection(quick ? 200 : 10_000);
   console.log(`docs/performance.md written${quick ? ' (quick sizes)' : ''}`);
 } finally {

@@ -31,8 +31,9 @@ export interface Incoming {
   /** A Request for the merchant's callbacks (resolve, authorize): built on first use under node:http, and
    *  then without its body, which the handler has read (they get it parsed). */
   request(): Request;
-  /** Aborts when the client goes away (GET and HEAD under toNodeHandler; the Request's own signal otherwise). */
-  readonly signal: AbortSignal | undefined;
+  /** Calls `listener` once if the client goes away before the answer (under toNodeHandler, the
+   *  response's close; otherwise the Request's signal). */
+  gone(listener: () => void): void;
 }
 
 export type HandlerLogic = (incoming: Incoming) => Promise<Answer>;
@@ -55,7 +56,7 @@ function fromRequest(request: Request): Incoming {
     },
     url: () => new URL(request.url),
     request: () => request,
-    signal: request.signal,
+    gone: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
   };
 }
 

@@ -48,6 +48,8 @@ class BodyTooLarge extends PayFormError {
   }
 }
 
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
  * passes the cap; the rest is left unread (the caller answers and closes the connection).
@@ -68,7 +70,8 @@ function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    // A GET's empty body is one shared Buffer, not a new one per waiting request.
+    req.once('end', () => resolve(chunks.length === 0 ? NO_BYTES : Buffer.concat(chunks)));
     req.once('error', reject);
   });
 }
@@ -124,8 +127,8 @@ class NodeIncoming implements Incoming {
   #request: Request | undefined;
   constructor(
     private readonly req: NodeRequest,
+    private readonly res: NodeResponse,
     private readonly body: Buffer,
-    readonly signal: AbortSignal | undefined,
   ) {}
   get method(): string {
     return this.req.method ?? 'GET';
@@ -141,10 +144,16 @@ class NodeIncoming implements Incoming {
   url(): URL {
     return (this.#url ??= nodeUrl(this.req));
   }
+  /** One listener on the response, holding only it: no AbortController per waiting request. */
+  gone(listener: () => void): void {
+    const res = this.res;
+    res.once('close', () => res.writableFinished || listener());
+  }
   /** For resolve and authorize: the handler has read the body already (they get it parsed), so the
-   *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). */
+   *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). Nor a
+   *  signal: one following the client's would tie this Request to a status wait for all of its life. */
   request(): Request {
-    return (this.#request ??= toRequest(this.req, this.url(), undefined, this.signal));
+    return (this.#request ??= toRequest(this.req, this.url(), undefined, undefined));
   }
 }
 
@@ -204,8 +213,8 @@ async function sendResponse(response: Response, res: NodeResponse): Promise<void
   res.end();
 }
 
-/** For GET and HEAD (a status long poll), a signal that aborts when the client goes away before the
- *  answer. The POST handlers answer at once and do not need one, so they do not pay for it. */
+/** For GET and HEAD under any other handler, a Request signal that aborts when the client goes away
+ *  before the answer. The POST handlers answer at once and do not need one, so they do not pay for it. */
 function goneSignal(req: NodeRequest, res: NodeResponse): AbortSignal | undefined {
   if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
   const gone = new AbortController();
@@ -241,13 +250,12 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         await sendResponse(await tooLarge(), res);
         return;
       }
-      const signal = goneSignal(req, res);
       if (logic !== undefined) {
         // pay-form's own handler: its answer without a Request or a Response in between. A method a
         // Fetch Request cannot carry (TRACE; node:http itself refuses TRACK and hands CONNECT to
         // 'connect' listeners) gets its 405 here too.
-        writeAnswer(await logic(new NodeIncoming(req, body, signal)), res);
-        return;
+        // Returned, not awaited: a status wait holds a reaction, not this function's suspended frame.
+        return logic(new NodeIncoming(req, res, body)).then((answer) => writeAnswer(answer, res));
       }
       // Any other handler never gets TRACE (a Fetch Request refuses to carry it): not the handler's
       // mistake, nor a server error.
@@ -256,7 +264,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
         res.end(JSON.stringify(failureBody('TRACE is not supported')));
         return;
       }
-      await sendResponse(await handler(toRequest(req, nodeUrl(req), body, signal)), res);
+      await sendResponse(await handler(toRequest(req, nodeUrl(req), body, goneSignal(req, res))), res);
     };
     run().catch((error: unknown) => {
       if (next) return next(error);

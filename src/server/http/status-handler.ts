@@ -6,10 +6,12 @@ import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/check
 import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
 import { Answer, fetchHandler } from './handler-logic.js';
+import { StatusWaits, type Refusal, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 
 export interface StatusHandlerOptions {
-  /** The store the callback handler records into: `status`, and `watch` to make the wait quicker. */
+  /** The store the callback handler records into: `status`, and `watch` so a wait costs no reads (without
+   *  it, each waiting order is read every second). */
   store: StatusStore;
   /**
    * The merchant's check that this browser may see this order (a session cookie, say): the order
@@ -17,21 +19,38 @@ export interface StatusHandlerOptions {
    * false/null/undefined to refuse (404).
    */
   authorize: (request: Request, orderRef: string) => string | boolean | null | undefined | Promise<string | boolean | null | undefined>;
-  /** How long one request waits for a verified status before answering 204. Default 25000. */
+  /** How long one request waits for a verified status before answering 204: between four fifths of it
+   *  and all of it, at random, so pages opened together do not ask again together. Default 25000. */
   waitMs?: number;
-  /** Most requests waiting at once in this process; past it, 503 with Retry-After. Default 1000. */
+  /**
+   * Most requests waiting at once in this process; past it, 503 with a Retry-After of 5 to 10 s. Default
+   * 10,000: 6 to 11 KiB of heap each, what a process holds with room (docs/performance.md, Open checkouts).
+   */
   maxWaiters?: number;
+  /** Most requests waiting at once on one order (its tabs and return page); past it, 429 with a
+   *  Retry-After of 5 to 10 s, so one client cannot take the process's waits. Default 4. */
+  maxWaitsPerOrder?: number;
   /** Told about authorize or the store throwing. */
   onError?: (error: unknown) => void;
 }
 
-/** How often a waiting request re-reads the store, in case news of a status was missed. */
-const REREAD_MS = 1000;
-
 // Answers are immutable, so the fixed ones are built once rather than per request.
 const NOT_FOUND = failure(404, 'Order not found');
-const BUSY = failure(503, 'Status unavailable', { 'retry-after': '1' });
 const NO_STATUS = new Answer(204, { 'cache-control': 'no-store' }, null);
+
+/** Whole seconds from `low` to `high` at random: refused pages spread out rather than return together. */
+function retryAfter(low: number, high: number): Record<string, string> {
+  return { 'retry-after': String(low + Math.floor(Math.random() * (high - low + 1))) };
+}
+
+/** The store or authorize failed: ask again soon. */
+const unavailable = () => failure(503, 'Status unavailable', retryAfter(1, 3));
+const REFUSED: Record<Refusal, () => Answer> = {
+  full: () => failure(503, 'Status unavailable', retryAfter(5, 10)),
+  'order-full': () => failure(429, 'Too many requests for this order', retryAfter(5, 10)),
+};
+
+const waitAnswer = (status: WaitResult): Answer => (status === null ? unavailable() : status !== undefined ? found(status, false) : NO_STATUS);
 
 function found(status: OrderStatus, head: boolean): Answer {
   const full = answer(200, { status: status.status, invoice_id: status.invoice_id, ...(status.extra && { extra: true }) });
@@ -42,56 +61,46 @@ function found(status: OrderStatus, head: boolean): Answer {
  * GET `?order_ref=…&attempt=…` answers 200 `{ status, invoice_id }` once the store holds a verified status
  * for that attempt (a paid order answers its payment for any attempt; without `attempt`, the order's
  * current one), 204 when none arrived within waitMs, 404 for a missing order_ref, a malformed attempt or
- * a refusal (the same answer, so another shopper's order is never revealed), 405 for other methods, and
- * 503 with Retry-After when maxWaiters requests already wait or the store fails. HEAD answers at once.
+ * a refusal (the same answer, so another shopper's order is never revealed), 405 for other methods, 429
+ * with Retry-After when maxWaitsPerOrder requests already wait on the order, and 503 with Retry-After when
+ * maxWaiters requests already wait or the store fails. HEAD answers at once.
  */
 export function createStatusHandler(options: StatusHandlerOptions): FetchHandler {
   const waitMs = options?.waitMs ?? 25_000;
-  const maxWaiters = options?.maxWaiters ?? 1000;
+  const maxWaiters = options?.maxWaiters ?? 10_000;
+  const maxPerOrder = options?.maxWaitsPerOrder ?? 4;
   requireOptions('createStatusHandler', [
     ['store', fn(options?.store?.status) && 'must be a store with status()'],
     ['authorize', fn(options?.authorize)],
     ['waitMs', timerMillisecondsOrZero(waitMs)],
     ['maxWaiters', count(maxWaiters)],
+    ['maxWaitsPerOrder', count(maxPerOrder)],
   ]);
   const { store, authorize, onError } = options;
-  let waiting = 0;
+  const waits = new StatusWaits(store, { waitMs, maxWaiters, maxPerOrder, onError });
 
-  /** Re-reads at news of the order, at each re-read tick, and once at the start (news that came
-   *  between the first read and the watch); ends at the deadline or when the client goes away. */
-  const wait = async (orderRef: string, read: () => Promise<OrderStatus | undefined>, signal: AbortSignal | undefined): Promise<OrderStatus | undefined> => {
-    const deadline = Date.now() + waitMs;
-    let pending = true;
-    let wake: (() => void) | undefined;
-    const poke = () => {
-      pending = true;
-      wake?.();
-    };
-    const unwatch = store.watch?.(orderRef, poke);
-    signal?.addEventListener('abort', poke);
-    try {
-      for (;;) {
-        const left = deadline - Date.now();
-        if (left <= 0 || signal?.aborted) return undefined;
-        if (!pending) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(left, REREAD_MS));
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = undefined;
-        }
-        pending = false;
-        if (signal?.aborted) return undefined;
-        const status = await read();
-        if (status !== undefined) return status;
-      }
-    } finally {
-      unwatch?.();
-      signal?.removeEventListener('abort', poke);
-    }
+  /** Made here, not in the request's own scope, so it holds nothing of the request while it waits. */
+  const failed = (error: unknown): Answer => {
+    onError?.(error);
+    return unavailable();
+  };
+
+  /** The status now, for HEAD and a handler that does not wait. */
+  const now = async (orderRef: string, attempt: string | undefined, head: boolean): Promise<Answer> => {
+    const status = await store.status(orderRef, attempt);
+    return status !== undefined ? found(status, head) : NO_STATUS;
+  };
+
+  /** The status once the wait ends; a refused wait is still answered a status already recorded. */
+  const waited = (orderRef: string, attempt: string | undefined, wait: Promise<WaitResult> | Refusal): Promise<Answer> => {
+    if (typeof wait === 'string') return refused(orderRef, attempt, wait);
+    // A reaction, not a suspended async function: less to keep per waiting request.
+    return wait.then(waitAnswer);
+  };
+
+  const refused = async (orderRef: string, attempt: string | undefined, why: Refusal): Promise<Answer> => {
+    const status = waits.knownEmpty(orderRef, attempt) ? undefined : await store.status(orderRef, attempt);
+    return status !== undefined ? found(status, false) : REFUSED[why]();
   };
 
   return fetchHandler(async (incoming) => {
@@ -111,26 +120,14 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     } catch (error) {
       // The merchant's own check failed (its session store down, say): ask again later.
       onError?.(error);
-      return BUSY;
+      return unavailable();
     }
 
-    const head = method === 'HEAD';
-    const read = () => store.status(orderRef, attempt);
-    try {
-      const now = await read();
-      if (now !== undefined) return found(now, head);
-      if (head || waitMs === 0) return NO_STATUS;
-      if (waiting >= maxWaiters) return BUSY;
-      waiting++;
-      try {
-        const later = await wait(orderRef, read, incoming.signal);
-        return later !== undefined ? found(later, false) : NO_STATUS;
-      } finally {
-        waiting--;
-      }
-    } catch (error) {
-      onError?.(error);
-      return BUSY;
-    }
+    // Returned, not awaited: this request's Incoming (and the Request authorize had) is not kept while
+    // it waits. The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
+    const answered = method === 'HEAD' || waitMs === 0
+      ? now(orderRef, attempt, method === 'HEAD')
+      : waited(orderRef, attempt, waits.wait(orderRef, attempt, (listener) => incoming.gone(listener)));
+    return answered.catch(failed);
   });
 }

@@ -78,8 +78,9 @@ export interface StatusStore {
    * one the token handler started, else the callbacks without an attempt), as `orderStatus` decides.
    */
   status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined>;
-  /** Optional: calls `listener` when a status for the order may have been recorded, by any server;
-   *  answers the unsubscribe function. Without it the status handler re-reads every second. */
+  /** Optional: calls `listener` when a status for the order may have been recorded, by any server, and
+   *  whenever the store may have missed such news (a subscription that dropped: docs/stores.md);
+   *  answers the unsubscribe function. Without it the status handler reads each waiting order every second. */
   watch?(orderRef: string, listener: () => void): () => void;
 }
 

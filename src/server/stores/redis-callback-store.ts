@@ -5,9 +5,9 @@
 import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type Verdict } from './callback-store.js';
 import { DROP, JUDGE, judgeArgs, KEEP, parseStart, parseVerdict, START, startArgs } from './redis-attempt-scripts.js';
 import { PAID_STATUS, parseStatusAnswer } from '../../service/checkout.js';
-import { Watchers } from './watchers.js';
+import { StatusFeed } from './status-feed.js';
 import type { RedisClientLike } from './redis-client.js';
-import { redisConnection, type RedisConnection, type RedisSubscription } from './redis-connection.js';
+import { redisConnection, type RedisConnection } from './redis-connection.js';
 import { resolveRedisOptions, type RedisOptions } from './redis-options.js';
 import { RedisScript } from './redis-script.js';
 import { sendUntilTaken } from './retry.js';
@@ -18,7 +18,7 @@ import { milliseconds } from '../../service/option-rules.js';
 export interface RedisCallbackStoreOptions extends RedisOptions {
   /** How long an in-flight claim holds: past it, the next delivery claims the key again. Default 60 s. */
   leaseMs?: number;
-  /** Told about subscriber errors (pub/sub is only a hint: the status handler also re-reads). */
+  /** Told about subscriber errors (a watched order reads again whenever the subscription may have missed news: status-feed.ts). */
   onError?: (error: unknown) => void;
 }
 
@@ -83,8 +83,7 @@ export class RedisCallbackStore implements CallbackStore {
   readonly #redis: RedisConnection;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #tokens = new Map<string, string>();
-  readonly #watchers = new Watchers();
-  #subscription: RedisSubscription | undefined;
+  readonly #feed: StatusFeed;
 
   constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
     const redis = redisConnection(client);
@@ -98,6 +97,7 @@ export class RedisCallbackStore implements CallbackStore {
         ['leaseMs', milliseconds(this.leaseMs)],
       ]));
     this.#onError = options.onError;
+    this.#feed = new StatusFeed(redis, this.#channel, (error) => this.#onError?.(error));
   }
 
   get #channel(): string {
@@ -210,30 +210,17 @@ export class RedisCallbackStore implements CallbackStore {
     await DROP.run(this.#redis, [this.#hash(orderRef)], [attempt], this.commandTimeoutMs);
   }
 
-  /** Told through Redis pub/sub on a duplicated connection, made on the first watch. */
+  /** Told through Redis pub/sub on a duplicated connection, made on the first watch, and after any news
+   *  the subscription may have missed (status-feed.ts). An ordinary channel, not a sharded one: on a
+   *  cluster PUBLISH reaches every node, so one subscription per process hears every order, and the
+   *  messages are as many as callbacks, not waits (docs/stores.md, the status wait on a cluster). */
   watch(orderRef: string, listener: () => void): () => void {
-    this.#subscribe();
-    return this.#watchers.add(orderRef, listener);
+    return this.#feed.watch(orderRef, listener);
   }
 
   /** Closes the subscriber connection (the client given is the caller's to close). */
   async close(): Promise<void> {
-    this.#subscription?.close();
-    this.#subscription = undefined;
-  }
-
-  // An ordinary channel, not a sharded one: on a cluster PUBLISH reaches every node, so one subscription
-  // per server hears every order (docs/stores.md, the status wait on a cluster).
-  #subscribe(): void {
-    if (this.#subscription !== undefined) return;
-    const subscription = this.#redis.subscribe(this.#channel, (orderRef) => this.#watchers.notify(orderRef), (error) => this.#onError?.(error));
-    this.#subscription = subscription;
-    subscription.subscribed.catch((error: unknown) => {
-      // Try again on the next watch; meanwhile the status handler's re-reads carry the news.
-      this.#onError?.(error);
-      subscription.close();
-      if (this.#subscription === subscription) this.#subscription = undefined;
-    });
+    this.#feed.close();
   }
 }
 

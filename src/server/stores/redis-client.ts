@@ -39,6 +39,8 @@ export interface RedisSubscriberLike {
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   on(event: 'error', listener: (error: unknown) => void): unknown;
+  /** Each time the connection is made (again: node-redis subscribes again by itself). */
+  on(event: 'ready', listener: () => void): unknown;
   destroy?(): unknown;
 }
 

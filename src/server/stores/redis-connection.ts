@@ -31,8 +31,10 @@ export interface RedisConnection {
    *  order, or the first error one of them got. WAIT counts the writes of its own connection only, so a
    *  write and its WAIT must travel this way. */
   pipeline(key: string, commands: ReadonlyArray<readonly string[]>): Promise<unknown[]>;
-  /** Subscribes to `channel` on a duplicate of the client (a connection of its own). */
-  subscribe(channel: string, listener: (message: string) => void, onError: (error: unknown) => void): RedisSubscription;
+  /** Subscribes to `channel` on a duplicate of the client (a connection of its own); `onReconnect` is
+   *  called each time that connection is made again (both libraries subscribe again by themselves, and
+   *  whatever was published meanwhile is lost). */
+  subscribe(channel: string, listener: (message: string) => void, onError: (error: unknown) => void, onReconnect: () => void): RedisSubscription;
 }
 
 type Fields = Record<string, unknown>;
@@ -52,17 +54,28 @@ async function pipelined(run: () => Promise<unknown[]>): Promise<unknown[]> {
   }
 }
 
+/** Calls `again` at every 'ready' of the subscriber after its first: the connection was made again. */
+function onReady(subscriber: Pick<RedisSubscriberLike, 'on'> | IoredisLike, again: () => void): void {
+  let first = true;
+  (subscriber as Pick<RedisSubscriberLike, 'on'>).on('ready', () => {
+    if (first) first = false;
+    else again();
+  });
+}
+
 /** node-redis's subscriber: the same for its three clients, all of which duplicate themselves. */
 function nodeRedisSubscribe(
   client: Subscribable,
   channel: string,
   listener: (message: string) => void,
   onError: (error: unknown) => void,
+  onReconnect: () => void,
 ): RedisSubscription {
   if (client.duplicate === undefined) throw new StoreError('this Redis client cannot duplicate itself for pub/sub');
   const subscriber = client.duplicate();
   let closed = false;
   subscriber.on('error', onError);
+  onReady(subscriber, onReconnect);
   const subscribed = (async () => {
     await subscriber.connect();
     if (closed) throw new StoreError('closed');
@@ -93,7 +106,7 @@ function nodeRedis(
     ready: () => client.isReady !== false,
     send: (key, args, timeout) => send(key, [...args], timeout === undefined ? undefined : { timeout }),
     pipeline: (key, commands) => pipelined(() => batch(key, commands.map((args) => [...args]))),
-    subscribe: (channel, listener, onError) => nodeRedisSubscribe(client, channel, listener, onError),
+    subscribe: (channel, listener, onError, onReconnect) => nodeRedisSubscribe(client, channel, listener, onError, onReconnect),
   };
 }
 
@@ -131,10 +144,11 @@ function ioredis(client: IoredisLike): RedisConnection {
       if (failed) throw failed[0];
       return replies.map(([, reply]) => reply);
     },
-    subscribe(channel, listener, onError) {
+    subscribe(channel, listener, onError, onReconnect) {
       const subscriber = client.duplicate();
       let closed = false;
       subscriber.on('error', (error) => onError(error));
+      onReady(subscriber, onReconnect);
       subscriber.on('message', (from, message) => {
         if (from === channel && typeof message === 'string') listener(message);
       });

@@ -1,23 +1,41 @@
 // In-process listeners per request_id: how the memory store, and each server of the Redis store on its
 // pub/sub messages, tells waiting status requests that an order's verified status may have changed.
+// The status handler keeps one listener per waiting order (status-waits.ts), however many requests wait
+// on it, so a message wakes one entry, not every request.
+
+type Listener = () => void;
 
 export class Watchers {
-  readonly #byId = new Map<string, Set<() => void>>();
+  /** One listener as itself (the usual case: one status handler), several in a Set. */
+  readonly #byId = new Map<string, Listener | Set<Listener>>();
 
-  add(requestId: string, listener: () => void): () => void {
-    let set = this.#byId.get(requestId);
-    if (!set) this.#byId.set(requestId, (set = new Set()));
-    set.add(listener);
+  add(requestId: string, listener: Listener): () => void {
+    const held = this.#byId.get(requestId);
+    if (held === undefined) this.#byId.set(requestId, listener);
+    else if (typeof held === 'function') this.#byId.set(requestId, new Set([held, listener]));
+    else held.add(listener);
     return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.#byId.get(requestId) === set) this.#byId.delete(requestId);
+      const now = this.#byId.get(requestId);
+      if (now === listener) this.#byId.delete(requestId);
+      else if (typeof now === 'object' && now.delete(listener) && now.size === 0) this.#byId.delete(requestId);
     };
   }
 
   notify(requestId: string): void {
-    for (const listener of this.#byId.get(requestId) ?? []) listener();
+    const held = this.#byId.get(requestId);
+    if (typeof held === 'function') held();
+    else for (const listener of held ?? []) listener();
   }
 
+  /** Every listener: news may have been missed (a subscription that dropped), so each order reads again. */
+  notifyAll(): void {
+    for (const held of [...this.#byId.values()]) {
+      if (typeof held === 'function') held();
+      else for (const listener of [...held]) listener();
+    }
+  }
+
+  /** Orders watched now. */
   get size(): number {
     return this.#byId.size;
   }

@@ -56,8 +56,10 @@ function rawRequest({ method = 'POST', target = '/x', headers = {}, body }: Sent
   return Buffer.concat([Buffer.from(head, 'latin1'), bytes ?? Buffer.alloc(0)]);
 }
 
-/** An answer with each token's random attempt id (docs/server.md, Token endpoint) written as 12 x's. */
-const sameAttempt = (answer: string) => answer.replace(/(~|"attempt":")[0-9a-z]{12}/g, '$1xxxxxxxxxxxx');
+/** An answer with each token's random attempt id (docs/server.md, Token endpoint) written as 12 x's, and
+ *  the status handler's Retry-After, drawn at random, as x. */
+const sameAttempt = (answer: string) =>
+  answer.replace(/(~|"attempt":")[0-9a-z]{12}/g, '$1xxxxxxxxxxxx').replace(/^retry-after: \d+\r$/gim, 'retry-after: x\r');
 
 /** Every request to both servers, in order; each answer pair must be equal. Returns the native answers. */
 async function sameOnBothPaths(native: number, fetchPath: number, requests: Sent[]): Promise<string[]> {

@@ -203,7 +203,8 @@ describe('status handler: answers', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const refused = await ask(status, 'b');
     assert.equal(refused.status, 503);
-    assert.equal(refused.headers.get('retry-after'), '1');
+    // A full process spreads its refused pages over 5 to 10 s.
+    assert.ok(['5', '6', '7', '8', '9', '10'].includes(refused.headers.get('retry-after') ?? ''), `Retry-After ${refused.headers.get('retry-after')}`);
     gone.abort();
     assert.equal(await first, 'aborted');
     // Its place is free again: this one waits (and is ended by its own abort) instead of 503.
@@ -262,7 +263,7 @@ describe('status handler across servers on one Redis', () => {
     assert.equal(told, 1, 'the news came through Redis pub/sub');
   });
 
-  test('when the pub/sub news is missed, the re-read still answers', async () => {
+  test('a store without watch: each waiting order is read every second, and the wait still answers', async () => {
     const storeA = await redisStore('missed:');
     const storeB = await redisStore('missed:');
     // B hears nothing: a store without watch(), as if every message were lost.
@@ -284,6 +285,6 @@ describe('status handler across servers on one Redis', () => {
     const status = await serve(createStatusHandler({ store, authorize: () => true }));
     const answer = await ask(status, 'order-x');
     assert.equal(answer.status, 503);
-    assert.equal(answer.headers.get('retry-after'), '1');
+    assert.ok(['1', '2', '3'].includes(answer.headers.get('retry-after') ?? ''), `Retry-After ${answer.headers.get('retry-after')}`);
   });
 });

@@ -1,0 +1,248 @@
+// `npm run bench -- open-checkouts`: thousands of checkout pages open at once, each holding a status
+// long poll, on two backend processes (bench/open-checkouts/backend.ts, the handlers on their defaults)
+// and one real redis-server on loopback. The pages are simulated in this process and ask exactly as
+// src/element/settle-controller.ts does: GET status-url?order_ref&attempt, one at a time; a 204 is
+// asked again after 250 ms; a 5xx or 429 after its Retry-After, else a back-off from 1 s; a 200 settles.
+// For each size: the pages open (half on each backend) and wait; over an idle window the backends' CPU
+// and Redis's commands (INFO commandstats deltas) are counted; then signed callbacks for every page
+// arrive over 3 s, half of them at the other backend, and the clock runs from each POST to its page's
+// answer. Prints one row per size: RSS peak, live heap per wait (after a full GC, against the same
+// process before the pages came), idle CPU, Redis commands/s idle, callback → answer p50/p99, and
+// whether every page settled with its own status.
+//   npm run bench -- open-checkouts            (1,000, 3,000 and 10,000 pages)
+//   node --import tsx bench/open-checkouts/run.ts 1000 [idleSeconds]
+import http from 'node:http';
+import { build } from 'esbuild';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startRedis } from '../../test/support/redis/redis-server.js';
+import { connectRedis } from '../../test/support/redis/redis-clients.js';
+import { sign } from '../../src/server/index.js';
+import { attemptRequestId, newAttemptId } from '../../src/service/checkout.js';
+import { machine, quantile, report } from '../stats.js';
+
+const SIZES = process.argv[2] ? [Number(process.argv[2])] : [1000, 3000, 10_000];
+const IDLE_S = Number(process.argv[3] ?? 10);
+const SECRET = 'open-checkouts-secret';
+const OPEN_PER_S = Number(process.env['OPEN_PER_S'] ?? 1000);
+// The backend runs as one bundled file under plain node, as a merchant's built server would: no tsx
+// (which alone would add tens of MiB of RSS to what is measured).
+const BACKEND = fileURLToPath(new URL('../../node_modules/.cache/pay-form-bench/open-checkouts-backend.mjs', import.meta.url));
+await build({
+  entryPoints: [fileURLToPath(new URL('./backend.ts', import.meta.url))],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  outfile: BACKEND,
+  logLevel: 'warning',
+});
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Backend {
+  url: string;
+  child: ChildProcess;
+}
+
+async function startBackend(redisUrl: string): Promise<Backend> {
+  const child = spawn(process.execPath, ['--expose-gc', BACKEND], {
+    env: { ...process.env, REDIS_URL: redisUrl, SECRET },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`backend exited (${code})`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+interface Stats {
+  rss: number;
+  maxRss: number;
+  heapUsed: number;
+  cpuMicros: number;
+  errors: Record<string, number>;
+  reads: number;
+}
+const stats = (backend: Backend) => fetch(`${backend.url}/stats`).then((r) => r.json() as Promise<Stats>);
+
+// Each page holds its own connection between asks, as a browser tab does.
+const pageAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+const deliveryAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function get(url: string): Promise<{ status: number; retryAfter: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: pageAgent, headers: { accept: 'application/json' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after']), body }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+function post(url: string, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.request(url, { method: 'POST', agent: deliveryAgent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+interface Page {
+  orderRef: string;
+  attempt: string;
+  backend: number;
+  expected: string;
+  answered?: number;
+  got?: string;
+  refusals: Record<number, number>;
+}
+
+/** One page's settle loop, as settle-controller.ts asks. */
+async function run(page: Page, url: string, counts: { inFlight: number }): Promise<void> {
+  let failures = 0;
+  for (let asks = 0; asks < 10_000; asks++) {
+    let wait = Math.min(1000 * 2 ** failures++, 30_000);
+    counts.inFlight++;
+    try {
+      const answer = await get(`${url}/status?order_ref=${page.orderRef}&attempt=${page.attempt}`);
+      if (answer.status === 200) {
+        page.answered = performance.now();
+        page.got = (JSON.parse(answer.body) as { status: string }).status;
+        return;
+      }
+      if (answer.status === 404) return;
+      if (answer.status === 204) {
+        failures = 0;
+        wait = 250;
+      } else {
+        page.refusals[answer.status] = (page.refusals[answer.status] ?? 0) + 1;
+        if (answer.retryAfter > 0) wait = Math.min(answer.retryAfter * 1000, 30_000);
+      }
+    } catch {
+      page.refusals[0] = (page.refusals[0] ?? 0) + 1;
+    } finally {
+      counts.inFlight--;
+    }
+    await sleep(wait);
+  }
+}
+
+async function commands(): Promise<number> {
+  const info = String(await (counter.client as unknown as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(['INFO', 'commandstats']));
+  let total = 0;
+  for (const [, name, calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (name !== 'info') total += Number(calls);
+  return total;
+}
+
+const redis = await startRedis();
+const counter = await connectRedis({ library: 'node-redis', target: { topology: 'standalone', url: redis.url } });
+const rows: string[] = [];
+try {
+  for (const size of SIZES) {
+    await (counter.client as unknown as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(['FLUSHALL']);
+    const backends = [await startBackend(redis.url), await startBackend(redis.url)];
+    try {
+      await sleep(500);
+      const before = await Promise.all(backends.map(stats));
+      console.error(`${size}: RSS before the pages ${before.map((s) => mib(s.rss)).join(' / ')} MiB`);
+      const pages: Page[] = Array.from({ length: size }, (_, i) => ({
+        orderRef: `co-${size}-${i}`,
+        attempt: newAttemptId(),
+        backend: i % 2,
+        expected: i % 5 === 4 ? 'fail' : 'success',
+        refusals: {},
+      }));
+      const counts = { inFlight: 0 };
+      const done: Array<Promise<void>> = [];
+      // Pages open OPEN_PER_S a second, in steps of a tenth of that (a crowd arriving, not one SYN burst).
+      for (let i = 0; i < size; i += OPEN_PER_S / 10) {
+        for (const page of pages.slice(i, i + OPEN_PER_S / 10)) done.push(run(page, backends[page.backend]!.url, counts));
+        await sleep(100);
+      }
+      for (let t = 0; t < 600 && counts.inFlight < size; t++) await sleep(100);
+      // Idle from when the backends have read every page's first ask: their read counts stand still.
+      let quiet = (await Promise.all(backends.map(stats))).map((s) => s.reads);
+      for (let t = 0; t < 60; t++) {
+        await sleep(1000);
+        const now = (await Promise.all(backends.map(stats))).map((s) => s.reads);
+        if (now.every((reads, b) => reads === quiet[b])) break;
+        quiet = now;
+      }
+      const cmd0 = await commands();
+      const cpu0 = await Promise.all(backends.map(stats));
+      await sleep(IDLE_S * 1000);
+      const cpu1 = await Promise.all(backends.map(stats));
+      const cmd1 = await commands();
+      const idleCpu = cpu1.map((s, b) => ((s.cpuMicros - cpu0[b]!.cpuMicros) / (IDLE_S * 1e6)) * 100);
+      // The stats requests themselves: 4 INFO-free commands at most; Redis's own count, less nothing.
+      const idleCommands = (cmd1 - cmd0) / IDLE_S;
+      const heapPerWait = cpu1.map((s, b) => (s.heapUsed - before[b]!.heapUsed) / (size / 2));
+      const waitingAtIdle = counts.inFlight;
+
+      // Callbacks for every page over 3 s; half of each backend's pages hear theirs through the other.
+      const sent = new Map<Page, number>();
+      const start = performance.now();
+      const deliveries: Array<Promise<void>> = [];
+      for (let i = 0; i < size; i++) {
+        const page = pages[i]!;
+        const due = start + (3000 * i) / size;
+        const wait = due - performance.now();
+        if (wait > 1) await sleep(wait);
+        const payload = { invoice_id: `inv-${page.orderRef}`, request_id: attemptRequestId(page.orderRef, page.attempt), status: page.expected, amount: 1500, currency: 'USD' };
+        const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
+        const to = backends[i % 4 < 2 ? page.backend : 1 - page.backend]!.url;
+        sent.set(page, performance.now());
+        deliveries.push(
+          (async () => {
+            for (let n = 0; n < 20 && (await post(`${to}/callback`, body)) !== 200; n++) await sleep(500);
+          })(),
+        );
+      }
+      await Promise.all(deliveries);
+      await Promise.race([Promise.all(done), sleep(60_000)]);
+      const after = await Promise.all(backends.map(stats));
+      const delays = pages.filter((p) => p.answered !== undefined).map((p) => p.answered! - sent.get(p)!).sort((a, b) => a - b);
+      const right = pages.filter((p) => p.got === p.expected).length;
+      const refusals: Record<string, number> = {};
+      for (const page of pages) for (const [status, n] of Object.entries(page.refusals)) refusals[status] = (refusals[status] ?? 0) + n;
+      const refused = Object.entries(refusals).map(([s, n]) => `${n}× ${s === '0' ? 'no connection' : s}`).join(', ') || 'none';
+      rows.push(
+        `| ${size.toLocaleString('en')} | ${after.map((s) => mib(s.maxRss)).join(' / ')} MiB | ${heapPerWait.map((h) => (h / 1024).toFixed(1)).join(' / ')} KiB | ` +
+          `${idleCpu.map((c) => c.toFixed(1)).join(' / ')}% | ${idleCommands.toFixed(1)} | ` +
+          `${quantile(delays, 0.5).toFixed(1)} / ${quantile(delays, 0.99).toFixed(1)} ms | ${right.toLocaleString('en')} of ${size.toLocaleString('en')} | ${refused} |`,
+      );
+      console.error(JSON.stringify(after.map((s) => s.errors)), 'reads in the idle window', cpu1.map((s, b) => s.reads - cpu0[b]!.reads));
+      console.error(`${size}: ${waitingAtIdle} waiting at the idle window; ${rows.at(-1)}`);
+    } finally {
+      for (const backend of backends) backend.child.kill();
+    }
+  }
+} finally {
+  await counter.close();
+  await redis.stop();
+  pageAgent.destroy();
+  deliveryAgent.destroy();
+}
+
+await report(
+  [
+    `${machine()}; two backend processes and one redis-server on loopback, the status handler on its defaults; ` +
+      `idle over ${IDLE_S} s with every page waiting; callbacks for every page over 3 s, half at the other backend; ` +
+      'RSS peak, heap per wait and idle CPU per backend.',
+    '',
+    '| open checkouts | RSS peak | live heap per wait | idle CPU | Redis commands/s idle | callback → answer p50 / p99 | settled with their own status | refused asks |',
+    '|---:|---|---|---|---:|---|---|---|',
+    ...rows,
+  ].join('\n'),
+);

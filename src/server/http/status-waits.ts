@@ -1,0 +1,192 @@
+// The status handler's waiting requests (docs/server.md, Status endpoint): what one open checkout costs
+// while it waits is its socket and a small record here. Waits on one order share one entry and one
+// `watch` of the store, so news of an order wakes that entry alone, which reads the store once per
+// attempt asked and answers all of its waits. Deadlines are kept by one sweep per handler (no timer per
+// request); the store's watch vouches for news missed (status-feed.ts), so nothing reads the store on a
+// clock while the store watches, and an entry remembers which attempts read as nothing yet since the
+// last news: a page that asks again after its 204 (or a refused flood) costs no read. An entry stays
+// LINGER_MS after its last wait for that re-ask. A store without watch is read once per waiting order
+// every RECONCILE_MS, and at each ask.
+import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
+
+/** How often a store without watch is read for each waiting order. */
+export const RECONCILE_MS = 1000;
+
+/** How long an order's entry, and its watch, outlive its last wait: longer than the page's pause
+ *  between a 204 and its next ask (250 ms, settle-controller.ts). */
+export const LINGER_MS = 5000;
+
+/** The answer to one wait: the status, undefined when none came in time (or the client left), null when the store failed. */
+export type WaitResult = OrderStatus | undefined | null;
+
+/** Why a wait was refused at once: this process's waits are all taken, or this order's are. */
+export type Refusal = 'full' | 'order-full';
+
+interface Waiter {
+  readonly attempt: string | undefined;
+  readonly deadline: number;
+  readonly done: (result: WaitResult) => void;
+}
+
+interface Entry {
+  readonly orderRef: string;
+  readonly waiters: Waiter[];
+  unwatch: (() => void) | undefined;
+  reading: boolean;
+  again: boolean;
+  /** Counts the news; a read answers for `known` only when none came while it ran. */
+  news: number;
+  /** Attempts ('' for none asked) read as no status since the last news; emptied by news. An array: an
+   *  order has a few attempts at most, and an empty array costs less than an empty Set. */
+  readonly known: string[];
+  /** When its last wait ended, while it lingers. */
+  idleSince: number;
+}
+
+export interface StatusWaitsOptions {
+  waitMs: number;
+  maxWaiters: number;
+  maxPerOrder: number;
+  onError: ((error: unknown) => void) | undefined;
+}
+
+export class StatusWaits {
+  readonly #entries = new Map<string, Entry>();
+  readonly #tickMs: number;
+  #count = 0;
+  #sweep: ReturnType<typeof setInterval> | undefined;
+  #lastReconcile = 0;
+
+  constructor(
+    private readonly store: StatusStore,
+    private readonly options: StatusWaitsOptions,
+  ) {
+    // A deadline is kept to within one tick: a second on the default 25 s, finer for short waits.
+    this.#tickMs = Math.min(1000, Math.max(10, Math.floor(options.waitMs / 10)));
+  }
+
+  /** Requests waiting now. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Orders waited on now (one entry and one watch each). */
+  get orders(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * Waits for a verified status of `attempt` of the order, at most waitMs less a random fifth (so pages
+   * that opened together do not ask again together), or until the client goes away (`gone`); a Refusal at once when
+   * maxWaiters requests wait in this process or maxPerOrder on this order.
+   */
+  wait(orderRef: string, attempt: string | undefined, gone: (listener: () => void) => void): Promise<WaitResult> | Refusal {
+    let entry = this.#entries.get(orderRef);
+    if (this.#count >= this.options.maxWaiters) return 'full';
+    if (entry !== undefined && entry.waiters.length >= this.options.maxPerOrder) return 'order-full';
+    if (entry === undefined) {
+      const created: Entry = { orderRef, waiters: [], unwatch: undefined, reading: false, again: false, news: 0, known: [], idleSince: 0 };
+      created.unwatch = this.store.watch?.(orderRef, () => {
+        created.news++;
+        created.known.length = 0;
+        if (created.waiters.length > 0) this.#read(created);
+      });
+      this.#entries.set(orderRef, (entry = created));
+    }
+    const deadline = Date.now() + Math.max(0, this.options.waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
+    const [waited, leave] = this.#join(entry, attempt, deadline);
+    gone(leave);
+    // Read once now, unless the watch has vouched for this attempt since its last read.
+    if (entry.unwatch === undefined || !entry.known.includes(attempt ?? '')) this.#read(entry);
+    return waited;
+  }
+
+  /** A wait on the entry, and its end when the client leaves. A method of its own, so that neither
+   *  closure holds `gone` (and through it the request) for as long as the wait lasts. */
+  #join(entry: Entry, attempt: string | undefined, deadline: number): [Promise<WaitResult>, () => void] {
+    let done!: (result: WaitResult) => void;
+    const waited = new Promise<WaitResult>((resolve) => (done = resolve));
+    const waiter: Waiter = { attempt, deadline, done };
+    entry.waiters.push(waiter);
+    this.#count++;
+    this.#startSweep();
+    return [waited, () => this.#end(entry, waiter, undefined)];
+  }
+
+  /** Whether the order's entry has read `attempt` as no status, with no news since: no need to read it. */
+  knownEmpty(orderRef: string, attempt: string | undefined): boolean {
+    const entry = this.#entries.get(orderRef);
+    return entry?.unwatch !== undefined && entry.known.includes(attempt ?? '');
+  }
+
+  /** Reads the entry's attempts once (again when news came during a read) and answers the waits it can. */
+  #read(entry: Entry): void {
+    if (entry.reading) {
+      entry.again = true;
+      return;
+    }
+    entry.reading = true;
+    entry.again = false;
+    const news = entry.news;
+    const attempts = [...new Set(entry.waiters.map((waiter) => waiter.attempt))];
+    void Promise.all(
+      attempts.map(async (attempt) => {
+        let result: WaitResult;
+        try {
+          result = await this.store.status(entry.orderRef, attempt);
+        } catch (error) {
+          this.options.onError?.(error);
+          result = null;
+        }
+        if (result === undefined) {
+          if (entry.news === news && !entry.known.includes(attempt ?? '')) entry.known.push(attempt ?? '');
+          return;
+        }
+        for (const waiter of entry.waiters.filter((w) => w.attempt === attempt)) this.#end(entry, waiter, result);
+      }),
+    ).then(() => {
+      entry.reading = false;
+      if (entry.again && entry.waiters.length > 0) this.#read(entry);
+    });
+  }
+
+  #end(entry: Entry, waiter: Waiter, result: WaitResult): void {
+    const at = entry.waiters.indexOf(waiter);
+    if (at === -1) return;
+    entry.waiters.splice(at, 1);
+    this.#count--;
+    if (entry.waiters.length === 0) entry.idleSince = Date.now();
+    waiter.done(result);
+  }
+
+  #startSweep(): void {
+    if (this.#sweep !== undefined) return;
+    this.#sweep = setInterval(() => this.#tick(), this.#tickMs);
+    this.#sweep.unref?.();
+  }
+
+  #stopSweep(): void {
+    clearInterval(this.#sweep);
+    this.#sweep = undefined;
+  }
+
+  /** Ends the waits past their deadline and the entries past their linger; without a watch, reads every
+   *  waiting order each RECONCILE_MS. */
+  #tick(): void {
+    const now = Date.now();
+    const reconcile = this.store.watch === undefined && now - this.#lastReconcile >= RECONCILE_MS;
+    if (reconcile) this.#lastReconcile = now;
+    for (const entry of [...this.#entries.values()]) {
+      if (entry.waiters.some((w) => w.deadline <= now)) {
+        for (const waiter of entry.waiters.filter((w) => w.deadline <= now)) this.#end(entry, waiter, undefined);
+      }
+      if (entry.waiters.length > 0) {
+        if (reconcile) this.#read(entry);
+      } else if (now - entry.idleSince >= LINGER_MS && !entry.reading) {
+        this.#entries.delete(entry.orderRef);
+        entry.unwatch?.();
+      }
+    }
+    if (this.#entries.size === 0) this.#stopSweep();
+  }
+}

@@ -1,0 +1,181 @@
+// The status handler's waits (src/server/http/status-waits.ts): waits on one order share one entry and
+// one watch of the store; one order holds at most maxWaitsPerOrder of them, so one client cannot take a
+// process's waits from the other shoppers; and on RedisCallbackStore a message lost while the
+// subscriber was away is made good by the store's reconcile (status-feed.ts). Real loopback servers,
+// a real redis-server, and a TCP relay in front of it for the lost connection.
+import http from 'node:http';
+import net from 'node:net';
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  createCallbackHandler,
+  createStatusHandler,
+  MemoryCallbackStore,
+  RedisCallbackStore,
+  sign,
+  toNodeHandler,
+  type CallbackStore,
+  type StatusHandlerOptions,
+  type StatusStore,
+} from '../../../../src/server/index.js';
+import { connectedClient, startRedis } from '../../../support/redis/redis.js';
+import { SECRET } from '../../../support/servers/service.js';
+import { startServer } from '../../../support/servers/loopback.js';
+import { until } from '../../../support/poll.js';
+
+const closers: Array<() => Promise<unknown> | unknown> = [];
+after(async () => {
+  for (const close of closers.reverse()) await close();
+});
+
+/** One merchant server: the callback handler at /callback, the status handler at /status. */
+async function shop(store: CallbackStore, status: Omit<StatusHandlerOptions, 'authorize'> & { store: StatusStore }): Promise<string> {
+  const callback = toNodeHandler(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+  const statusHandler = toNodeHandler(createStatusHandler({ authorize: () => true, ...status }));
+  const server = await startServer((req, res) => (req.url?.startsWith('/callback') ? callback(req, res) : statusHandler(req, res)));
+  closers.push(() => server.close());
+  return server.url;
+}
+
+const ask = (url: string, orderRef: string, signal?: AbortSignal) =>
+  fetch(`${url}/status?order_ref=${encodeURIComponent(orderRef)}`, { signal }).then(async (response) => ({
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    text: await response.text(),
+  }));
+
+async function pay(url: string, orderRef: string, invoice_id: string): Promise<void> {
+  const payload = { invoice_id, request_id: orderRef, status: 'success', amount: 1500 };
+  const response = await fetch(`${url}/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...payload, signature: await sign(payload, SECRET) }),
+  });
+  assert.equal(response.status, 200, await response.text());
+}
+
+// node:http for the flood: on a busy machine fetch opens 1,200 connections far more slowly.
+const floodAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+after(() => floodAgent.destroy());
+const askRaw = (url: string, orderRef: string, signal: AbortSignal) =>
+  new Promise<{ status: number }>((resolve, reject) => {
+    http
+      .get(`${url}/status?order_ref=${encodeURIComponent(orderRef)}`, { agent: floodAgent, signal }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      })
+      .on('error', reject);
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Counts what the status handler asks of the store. */
+function counted(store: CallbackStore) {
+  const counts = { watches: 0, reads: 0 };
+  const spied: StatusStore = {
+    status: (order, attempt) => (counts.reads++, store.status(order, attempt)),
+    watch: (order, listener) => (counts.watches++, store.watch!(order, listener)),
+  };
+  return { counts, spied };
+}
+
+describe('status waits', () => {
+  test('waits on one order share one entry: one watch, one read at the news, every wait answered', async () => {
+    const store = new MemoryCallbackStore();
+    const { counts, spied } = counted(store);
+    const url = await shop(store, { store: spied, waitMs: 20_000 });
+    const waits = [1, 2, 3, 4].map(() => ask(url, 'order-shared'));
+    await sleep(150);
+    assert.equal(counts.watches, 1, 'one watch for the order');
+    const before = counts.reads;
+    await pay(url, 'order-shared', 'inv-shared');
+    const answers = await Promise.all(waits);
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200]);
+    for (const a of answers) assert.deepEqual(JSON.parse(a.text), { status: 'success', invoice_id: 'inv-shared' });
+    assert.equal(counts.reads - before, 1, 'the news is read once for the four waits');
+  });
+
+  test('one order holds at most maxWaitsPerOrder waits: the next gets 429 with Retry-After; a paid order is still answered', async () => {
+    const store = new MemoryCallbackStore();
+    const url = await shop(store, { store, waitMs: 20_000, maxWaitsPerOrder: 2 });
+    const held = [ask(url, 'order-two'), ask(url, 'order-two')];
+    await sleep(150);
+    const refused = await ask(url, 'order-two');
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.retryAfter) >= 5 && Number(refused.retryAfter) <= 10, `Retry-After ${refused.retryAfter}`);
+    await pay(url, 'order-two', 'inv-two');
+    assert.deepEqual((await Promise.all(held)).map((a) => a.status), [200, 200]);
+    // With its places taken again, a status already recorded is answered, never refused.
+    const again = [ask(url, 'order-two'), ask(url, 'order-two'), ask(url, 'order-two')];
+    assert.deepEqual((await Promise.all(again)).map((a) => a.status), [200, 200, 200]);
+  });
+
+  test("one client's 1,200 waits for its own order, on the defaults: another order's shopper waits and is answered", async () => {
+    const store = new MemoryCallbackStore();
+    const url = await shop(store, { store, waitMs: 20_000 });
+    const stop = new AbortController();
+    let refused = 0;
+    const flood = Array.from({ length: 1200 }, () =>
+      askRaw(url, 'order-flood', stop.signal).then(
+        (a) => (a.status === 429 && refused++, a.status),
+        () => 0,
+      ),
+    );
+    await until('the flood is refused but for its order\'s places', async () => refused >= 1196, 180_000);
+    const shopper = ask(url, 'order-other');
+    await sleep(100);
+    await pay(url, 'order-other', 'inv-other');
+    const answer = await shopper;
+    assert.equal(answer.status, 200);
+    assert.deepEqual(JSON.parse(answer.text), { status: 'success', invoice_id: 'inv-other' });
+    stop.abort();
+    const statuses = await Promise.all(flood);
+    assert.equal(statuses.filter((s) => s === 429).length, 1196, "all but the order's 4 places refused");
+    assert.equal(statuses.filter((s) => s === 0).length, 4, 'the 4 held until their client left');
+  });
+});
+
+describe('status waits on Redis: the reconcile', () => {
+  test('a message lost while the subscriber was away: the waiting request is answered once the subscription is back', async () => {
+    const redis = await startRedis();
+    closers.push(() => redis.stop());
+    // Server B reaches Redis through a relay that can refuse new connections, as a network fault would.
+    let open = true;
+    const relay = net.createServer((socket) => {
+      if (!open) return socket.destroy();
+      const upstream = net.connect(redis.port, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => relay.close(resolve)));
+    const relayUrl = `redis://127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+
+    const clientA = await connectedClient(redis.url, { disableOfflineQueue: true });
+    const clientB = await connectedClient(relayUrl, { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } });
+    const storeA = new RedisCallbackStore(clientA, { prefix: 'lost:' });
+    const storeB = new RedisCallbackStore(clientB, { prefix: 'lost:', onError: () => undefined });
+    closers.push(async () => {
+      await storeB.close();
+      await storeA.close();
+      clientB.destroy();
+      clientA.destroy();
+    });
+    const serverA = await shop(storeA, { store: storeA });
+    const serverB = await shop(storeB, { store: storeB, waitMs: 20_000 });
+
+    const waiting = ask(serverB, 'order-lost');
+    await sleep(300); // B's subscriber is up and heard its first ping
+    open = false;
+    const killer = await connectedClient(redis.url);
+    closers.push(() => killer.destroy());
+    await killer.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await pay(serverA, 'order-lost', 'inv-lost'); // published to nobody: B's subscriber is away
+    await sleep(200);
+    open = true; // B subscribes again; its ping is heard; every waiting order reads again
+    const answer = await waiting;
+    assert.equal(answer.status, 200, 'answered well before waitMs, not by the 204 at its end');
+    assert.deepEqual(JSON.parse(answer.text), { status: 'success', invoice_id: 'inv-lost' });
+  });
+});
