@@ -7,8 +7,10 @@ import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
+import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
+import { instrumented, record } from '../telemetry/otel.js';
 
-export interface StatusHandlerOptions {
+export interface StatusHandlerOptions extends ObserverOptions {
   /** The store the callback handler records into: `status`, and `watch` to make the wait quicker. */
   store: StatusStore;
   /**
@@ -21,7 +23,7 @@ export interface StatusHandlerOptions {
   waitMs?: number;
   /** Most requests waiting at once in this process; past it, 503 with Retry-After. Default 1000. */
   maxWaiters?: number;
-  /** Told about authorize or the store throwing. */
+  /** @deprecated Use `observer` (docs/observability.md): told about authorize or the store throwing. */
   onError?: (error: unknown) => void;
 }
 
@@ -54,7 +56,9 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     ['waitMs', timerMillisecondsOrZero(waitMs)],
     ['maxWaiters', count(maxWaiters)],
   ]);
-  const { store, authorize, onError } = options;
+  const { store, authorize } = options;
+  const emit = emitter(options);
+  const onError = (error: unknown) => emit({ type: 'error', source: 'status', error });
   let waiting = 0;
 
   /** Re-reads at news of the order, at each re-read tick, and once at the start (news that came
@@ -94,43 +98,55 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     }
   };
 
-  return fetchHandler(async (incoming) => {
+  return fetchHandler(instrumented('pay_form.status', async (incoming, span) => {
+    // What the trace and the observer hear of this request (docs/observability.md).
+    let orderRef: string | undefined;
+    const told = (outcome: StatusOutcome, answer: Answer, waitedMs?: number): Answer => {
+      span.set({ 'pay_form.order_ref': orderRef, 'pay_form.attempt': attempt, 'pay_form.status.outcome': outcome });
+      emit({ type: 'status', source: 'status', outcome, orderRef, attempt, ...(waitedMs === undefined ? {} : { waitedMs }) });
+      return answer;
+    };
     const method = incoming.method;
     if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
     const query = incoming.url().searchParams;
     const asked = query.get(ORDER_REF_PARAM);
     const attempt = query.get(ATTEMPT_PARAM) ?? undefined;
-    if (asked === null || asked === '' || (attempt !== undefined && !isAttemptId(attempt))) return NOT_FOUND;
+    if (asked === null || asked === '' || (attempt !== undefined && !isAttemptId(attempt))) return told('not_found', NOT_FOUND);
 
-    let orderRef: string;
     try {
       const allowed = await authorize(incoming.request(), asked);
       if (typeof allowed === 'string' && allowed !== '') orderRef = allowed;
       else if (allowed === true) orderRef = asked;
-      else return NOT_FOUND;
+      else return told('not_found', NOT_FOUND);
     } catch (error) {
       // The merchant's own check failed (its session store down, say): ask again later.
-      onError?.(error);
-      return BUSY;
+      onError(error);
+      return told('failed', BUSY);
     }
+    const order = orderRef;
 
     const head = method === 'HEAD';
-    const read = () => store.status(orderRef, attempt);
+    const read = () => store.status(order, attempt);
     try {
       const now = await read();
-      if (now !== undefined) return found(now, head);
-      if (head || waitMs === 0) return NO_STATUS;
-      if (waiting >= maxWaiters) return BUSY;
+      if (now !== undefined) return told('answered', found(now, head));
+      if (head || waitMs === 0) return told('timed_out', NO_STATUS);
+      if (waiting >= maxWaiters) return told('refused', BUSY);
       waiting++;
+      span.event('pay_form.status.wait_started');
+      record('openWaits', 1, {});
+      const started = Date.now();
       try {
-        const later = await wait(orderRef, read, incoming.signal);
-        return later !== undefined ? found(later, false) : NO_STATUS;
+        const later = await wait(order, read, incoming.signal);
+        const outcome = later !== undefined ? 'answered' : incoming.signal?.aborted ? 'abandoned' : 'timed_out';
+        return told(outcome, later !== undefined ? found(later, false) : NO_STATUS, Date.now() - started);
       } finally {
         waiting--;
+        record('openWaits', -1, {});
       }
     } catch (error) {
-      onError?.(error);
-      return BUSY;
+      onError(error);
+      return told('failed', BUSY);
     }
-  });
+  }));
 }

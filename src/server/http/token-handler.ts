@@ -8,13 +8,16 @@ import type { AttemptStore } from '../stores/callback-store.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn } from '../../service/option-rules.js';
+import { emitter, type ObserverOptions } from '../telemetry/observer.js';
+import { instrumented, traced } from '../telemetry/otel.js';
+import { orderAttributes } from '../telemetry/attributes.js';
 
 export type { TokenRequestBody };
 
 /** What `resolve` answers: the token request for the order, `'paid'` for an order already paid, or null/undefined for an unknown or refused one. */
 export type ResolvedOrder = TokenParams | 'paid' | null | undefined;
 
-export interface TokenHandlerOptions {
+export interface TokenHandlerOptions extends ObserverOptions {
   client: Pick<PaymentClient, 'obtainToken'>;
   /**
    * Builds the token request from the merchant's own data (amount, currency, user) for the order the
@@ -26,7 +29,7 @@ export interface TokenHandlerOptions {
   /** The store the callback and status handlers share: an order it knows as paid is refused (409)
    *  without calling the service, and the attempt becomes the order's current one. */
   store?: AttemptStore;
-  /** Told about every failure (typed PayFormError or what resolve threw), for the merchant's logs. */
+  /** @deprecated Use `observer` (docs/observability.md): told about every failure (typed PayFormError or what resolve threw). */
   onError?: (error: unknown) => void;
 }
 
@@ -47,9 +50,11 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     ['resolve', fn(options?.resolve)],
     ['store', options?.store === undefined ? undefined : fn(options.store?.startAttempt) && 'must be a store with startAttempt()'],
   ]);
-  const { client, resolve, store, onError } = options;
+  const { client, resolve, store } = options;
+  const emit = emitter(options);
+  const onError = (error: unknown) => emit({ type: 'error', source: 'token', error });
 
-  return fetchHandler(async (incoming) => {
+  return fetchHandler(instrumented('pay_form.token', async (incoming, span) => {
     const input = await readJsonObject(incoming);
     if (input instanceof Answer) return input;
     const orderRef = input['order_ref'];
@@ -59,7 +64,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     const request = incoming.request();
     let params: ResolvedOrder;
     try {
-      params = await resolve(request, body);
+      params = await traced('pay_form.token.resolve', {}, () => resolve(request, body));
     } catch (error) {
       onError?.(error);
       return failure(400, 'Order could not be resolved');
@@ -68,6 +73,8 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     if (params === null || params === undefined) return failure(404, 'Order not found');
 
     const attempt = newAttemptId();
+    const ref = typeof params.request_id === 'string' ? params.request_id : undefined;
+    span.set(orderAttributes(ref, attempt));
     if (store !== undefined && typeof params.request_id === 'string') {
       try {
         if ((await store.startAttempt(params.request_id, attempt)) === 'paid') return PAID;
@@ -80,6 +87,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       // A request_id that is not a string is left as it is, for the field rules to refuse.
       const requestId = typeof params.request_id === 'string' ? attemptRequestId(params.request_id, attempt) : params.request_id;
       const token = await client.obtainToken({ ...params, request_id: requestId });
+      if (ref !== undefined) emit({ type: 'attempt', source: 'token', outcome: 'started', orderRef: ref, attempt });
       return answer(200, token.redirect_url !== undefined ? { redirect_url: token.redirect_url, attempt } : { key: token.key, attempt });
     } catch (error) {
       onError?.(error);
@@ -88,5 +96,5 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       }
       return failure(502, 'Payment service unavailable');
     }
-  });
+  }));
 }
