@@ -48,7 +48,9 @@ class Timelines implements SpanProcessor {
   }
   #line(key: string, steps: Step[]): string {
     const first = Math.min(...steps.map((s) => s.at));
-    const parts = steps.sort((a, b) => a.at - b.at).map((s) => `${s.name} +${(s.at - first).toFixed(0)} ms (${s.ms.toFixed(1)} ms)`);
+    // In the checkout's order (the page's status request starts before the callback, and ends after it).
+    const order = Object.values(STEPS);
+    const parts = steps.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name)).map((s) => `${s.name} +${(s.at - first).toFixed(0)} ms (${s.ms.toFixed(1)} ms)`);
     return `  order ${key}: ${parts.join(' → ')}`;
   }
   forceFlush(): Promise<void> {

@@ -6,7 +6,7 @@
 import type { FieldIssue } from '../../service/fields.js';
 import type { Operation } from '../../service/paths.js';
 import { errorType, orderAttributes, type Attributes, type CallbackOutcome, type PayoutOutcomeName, type StatusOutcome } from './attributes.js';
-import { activeEvent, record } from './otel.js';
+import { activeEvent, record, telemetryOn } from './otel.js';
 
 export type { CallbackOutcome, PayoutOutcomeName, StatusOutcome };
 
@@ -82,8 +82,10 @@ function safely<A>(hook: ((arg: A) => void) | undefined, arg: A): void {
 export function emitter(options: ObserverOptions & { onWarning?: (warning: ClientWarning) => void }): Emit {
   const { observer, onError, onWarning } = options ?? {};
   return (event) => {
-    measure(event);
-    activeEvent(`pay_form.${event.type}`, attributesOf(event));
+    if (telemetryOn()) {
+      measure(event);
+      activeEvent(`pay_form.${event.type}`, attributesOf(event));
+    }
     safely(observer, event);
     if (event.type === 'error') safely(onError, event.error);
     else if (event.type === 'warning') safely(onWarning, event.warning);

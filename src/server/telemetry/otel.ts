@@ -31,6 +31,9 @@ export function loadTelemetry(): Promise<void> {
   return loading;
 }
 
+/** True when the API is loaded: without it, callers skip even building attributes. */
+export const telemetryOn = (): boolean => api !== undefined;
+
 /** undefined once the load settled; until then its promise, which a handler's first requests await so
  *  that even they are traced. */
 export function telemetryReady(): Promise<void> | undefined {

@@ -3,7 +3,7 @@
 // http.response.status_code, error.type), and how a createPayout ended, for the payouts counter.
 import type { Operation } from '../../service/paths.js';
 import { errorType, type Attributes, type PayoutOutcomeName } from './attributes.js';
-import { record, traced } from './otel.js';
+import { record, telemetryOn, traced } from './otel.js';
 
 /** What one attempt came to: the HTTP status when the service answered, else why there was none. */
 export interface AttemptFacts {
@@ -30,6 +30,7 @@ export async function serviceAttempt<T>(
   send: () => Promise<T>,
   facts: (result: T) => AttemptFacts,
 ): Promise<T> {
+  if (!telemetryOn()) return send();
   const { 'url.template': path, ...address } = serviceUrl(url);
   const common: Attributes = { 'http.request.method': 'POST', ...address, 'pay_form.operation': operation };
   const started = performance.now();
