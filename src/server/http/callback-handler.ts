@@ -100,6 +100,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     ['onStatusTimeoutMs', timeoutProblem === undefined && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
       ? `must be shorter than the store's leaseMs (${store.leaseMs})` : undefined],
     ['payoutLedger', options?.payoutLedger === undefined ? undefined : fn(options.payoutLedger?.resolve) && 'must be a PayoutLedger'],
+    ['observer', options?.observer === undefined ? undefined : fn(options.observer)],
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
   const { payoutLedger } = options;

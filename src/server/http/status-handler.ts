@@ -55,6 +55,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     ['authorize', fn(options?.authorize)],
     ['waitMs', timerMillisecondsOrZero(waitMs)],
     ['maxWaiters', count(maxWaiters)],
+    ['observer', options?.observer === undefined ? undefined : fn(options.observer)],
   ]);
   const { store, authorize } = options;
   const emit = emitter(options);

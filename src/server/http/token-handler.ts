@@ -49,6 +49,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     ['client', fn(options?.client?.obtainToken) && 'must be a PaymentClient'],
     ['resolve', fn(options?.resolve)],
     ['store', options?.store === undefined ? undefined : fn(options.store?.startAttempt) && 'must be a store with startAttempt()'],
+    ['observer', options?.observer === undefined ? undefined : fn(options.observer)],
   ]);
   const { client, resolve, store } = options;
   const emit = emitter(options);

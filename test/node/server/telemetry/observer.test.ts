@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  ConfigError,
   createCallbackHandler,
   createStatusHandler,
   createTokenHandler,
@@ -72,4 +73,13 @@ test('the client tells its warnings to the observer and to the deprecated onWarn
   await clientFor(service.url, { observer: (e) => events.push(e), onWarning: (w) => old.push(w) }).obtainToken({ ...TOKEN, language: 'FR' } as never);
   assert.equal(old.length, 1);
   assert.deepEqual(events, [{ type: 'warning', source: 'client', warning: old[0] }]);
+});
+
+test('an observer that is not a function is a ConfigError, on every handler and the client', () => {
+  const observer = 'log' as never;
+  const store = new MemoryCallbackStore();
+  assert.throws(() => createTokenHandler({ client: clientFor('http://127.0.0.1:9'), resolve: () => null, observer }), ConfigError);
+  assert.throws(() => createCallbackHandler({ secret: SECRET, onStatus: () => undefined, observer }), ConfigError);
+  assert.throws(() => createStatusHandler({ store, authorize: () => true, observer }), ConfigError);
+  assert.throws(() => clientFor('http://127.0.0.1:9', { observer }), ConfigError);
 });
