@@ -19,7 +19,7 @@ import { MERCHANT, SECRET, TOKEN_PARAMS } from './shared.js';
 // first (PAY_FORM_BENCH_SDK, a module to import).
 const DIST = process.env['PAY_FORM_BENCH_SERVER'] ?? new URL('../../dist/server/index.js', import.meta.url).href;
 if (process.env['PAY_FORM_BENCH_SDK']) await import(process.env['PAY_FORM_BENCH_SDK']);
-const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, PaymentClient, signed, toNodeHandler } =
+const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, MemoryCallbackStore, PaymentClient, signed, toNodeHandler } =
   (await import(DIST)) as typeof import('../../src/server/index.js');
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -67,7 +67,7 @@ function token(upstreamUrl: string, viaFetch: boolean): Listener {
     secret: SECRET,
     ...(viaFetch ? { fetch: globalThis.fetch } : {}),
   });
-  return toNodeHandler(createTokenHandler({ client, resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) }));
+  return toNodeHandler(createTokenHandler({ client, store: new MemoryCallbackStore(), resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) }));
 }
 
 async function proxy(upstreamUrl: string): Promise<Listener> {

@@ -4,10 +4,10 @@
 import type { ElementErrorCode } from '../service/error-codes.js';
 
 /**
- * A status (`loading`, `success`, `fail`), the modal's Close button's accessible name (`close`), or an
- * error in the shopper's words, one per error code.
+ * A status (`loading`, `success`, `fail`, and `offline` while a status wait waits for the network), the
+ * modal's Close button's accessible name (`close`), or an error in the shopper's words, one per error code.
  */
-export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | ElementErrorCode;
+export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'offline' | 'close' | ElementErrorCode;
 
 export type PayFormTexts = Record<PayFormTextKey, string>;
 
@@ -20,6 +20,7 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   loading: 'Loading the payment form…',
   success: 'Thank you! Confirming your payment…',
   fail: 'Payment declined. Please try again.',
+  offline: 'You are offline. The payment will be checked when you are back online.',
   close: 'Close',
   'invalid-base-url': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,

@@ -24,7 +24,11 @@ declare const orders: {
   /** The order, when it is this user's. */
   find(orderRef: string | undefined, user: string | undefined): Promise<DocsOrder | undefined>;
   markPaid(orderRef: string, invoiceId: string): Promise<void>;
+  /** The order by its reference, whoever's it is (for the callback). */
+  get(orderRef: string): Promise<DocsOrder | undefined>;
 };
+/** The merchant's refund queue: extra payments handed over by onStatus. */
+declare const refunds: { add(extra: import('pay-form/server').ExtraPayment): Promise<void> };
 /** The session's user, from the request's cookie. */
 declare function sessionUser(request: Request): Promise<string | undefined>;
 

@@ -144,7 +144,10 @@ export async function driveRecipe(recipe: RunningRecipe, sandbox: { invoices(): 
   const { signed, hmacSigner, INVALID_JSON_MESSAGE } = await builtServer();
   const token = await post(`${recipe.url}/api/pay-token`, JSON.stringify({ order_ref: 'order-1' }));
   const malformed = await post(`${recipe.url}/api/pay-token`, '{"order_ref": ');
-  const payload = await signed({ invoice_id: 'inv-recipe-1', request_id: 'order-1', status: 'success' }, hmacSigner(SANDBOX_MERCHANT.secret));
+  // The service's success for the attempt the token request started, at the order's amount (docs/recipes.md's orders).
+  const attempt = String((token.body as { attempt?: unknown }).attempt);
+  const paid = { invoice_id: 'inv-recipe-1', request_id: `order-1~${attempt}`, status: 'success', amount: 2490, currency: 'USD' };
+  const payload = await signed(paid, hmacSigner(SANDBOX_MERCHANT.secret));
   const callback = await post(`${recipe.url}/api/pay-callback`, JSON.stringify(payload));
   const repeat = await post(`${recipe.url}/api/pay-callback`, JSON.stringify(payload));
   const status = await post(`${recipe.url}/api/pay-status?order_ref=order-1`);

@@ -5,9 +5,12 @@
 // status request, asked as the element asks status-url (again after a 204, after a 5xx or a failed
 // connection once the Retry-After has passed), so every pay-form-settled the pages would fire is
 // counted. The deliveries start over 4 s, as callbacks come in over time; once a third of them have
-// ended, `failover` runs.
+// ended, `failover` runs. Each order's attempt is started first, as its token request would
+// (docs/service-contract.md, Attempts): a callback for no attempt never settles an order.
 import { callsOf, deliver, signedBody, startWorker, type Callback, type Worker } from '../servers/callback-workers.js';
-import type { RedisSpec } from './redis-clients.js';
+import { connectRedis, type RedisSpec } from './redis-clients.js';
+import { RedisCallbackStore } from '../../../src/server/index.js';
+import { ask } from '../contracts/attempt-contract.js';
 
 export interface CallbacksRun<F> {
   /** Every status each delivery got, in order, one list per delivery. */
@@ -35,6 +38,21 @@ const shuffle = <T>(items: T[]): T[] => {
 const pickFrom = <T>(items: readonly T[]) => () => items[Math.floor(Math.random() * items.length)] as T;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One attempt per order at 1500 USD (what signedBody pays), started through the store as the token handler starts it: the attempts' ids. */
+async function startAttempts(redis: RedisSpec, prefix: string, orders: string[]): Promise<string[]> {
+  const connected = await connectRedis(redis);
+  try {
+    const store = new RedisCallbackStore(connected.client, { prefix });
+    return await Promise.all(orders.map(async (order) => {
+      const start = await store.startAttempt(order, ask(1500));
+      if (start.state !== 'started') throw new Error(`${order}: ${start.state}`);
+      return start.attempt;
+    }));
+  } finally {
+    await connected.close();
+  }
+}
+
 /** The element's status-url loop for one order: the first 200's body, or undefined at `deadline`. */
 async function settle(url: () => string, order: string, deadline: number, retried: () => void) {
   while (Date.now() < deadline) {
@@ -59,9 +77,10 @@ export async function callbacksThroughFailover<F>(
   const servers: Worker[] = await Promise.all([1, 2, 3].map(() => startWorker(env)));
   try {
     const orders = Array.from({ length: 250 }, (_, i) => `order-${i}`);
+    const attempts = await startAttempts(redis, prefix, orders);
     const callbacks: Callback[] = orders.flatMap((order, i) => [
-      { invoice_id: `inv-${i}`, request_id: order, status: 'success' },
-      { invoice_id: `inv-${i}`, request_id: order, status: 'fail' },
+      { invoice_id: `inv-${i}`, request_id: `${order}~${attempts[i]}`, status: 'success' },
+      { invoice_id: `inv-${i}`, request_id: `${order}~${attempts[i]}`, status: 'fail' },
     ]);
     const bodies = await Promise.all(callbacks.map(signedBody));
     const url = pickFrom(servers.map((s) => s.url));

@@ -9,7 +9,8 @@ import { RedisCallbackStore, RedisPayoutLedger } from '../../../src/server/index
 import { connectRedis, LIBRARIES, type ConnectedRedis, type RedisLibrary, type RedisTarget } from './redis-clients.js';
 import { settlesAcrossBackends, startTestCluster } from '../servers/cluster.js';
 import { ledgerContract } from '../contracts/ledger-contract.js';
-import { cb, record, storeContract } from '../contracts/store-contract.js';
+import { cb, record, startedAttempt, storeContract } from '../contracts/store-contract.js';
+import { attemptContract } from '../contracts/attempt-contract.js';
 import { assertExactlyOnce } from './exactly-once.js';
 import { ledgerKey, payoutsThroughFailover } from './payouts-through-failover.js';
 import { callbacksThroughFailover } from './callbacks-through-failover.js';
@@ -63,6 +64,7 @@ export function topologySuite<T>(topology: Topology<T>): void {
       };
 
       describe('RedisCallbackStore contract', () => storeContract(store));
+      describe('RedisCallbackStore attempts', () => attemptContract(() => store({ prefix: 'attempts:' }), ''));
 
       describe('RedisPayoutLedger contract', () => {
         let run = 0;
@@ -84,7 +86,7 @@ export function topologySuite<T>(topology: Topology<T>): void {
         assert.ok(cut > 0, 'pub/sub connections were cut');
         // The news goes out once the client has subscribed again: it can only come over a new connection.
         await until('the client to subscribe again', async () => (await subscribers()) > 0);
-        await record(a, cb('inv-cut', 'success', 'order-cut'));
+        await record(a, cb('inv-cut', 'success', 'order-cut', await startedAttempt(a, 'order-cut')));
         await until('the news to reach the watcher', async () => told > 0);
       });
 

@@ -51,8 +51,11 @@ if (env['NO_WATCH'] === '1') {
     claim: (c) => full.claim(c),
     finish: (c) => full.finish(c),
     release: (c) => full.release(c),
+    judge: (c) => full.judge(c),
     status: (order, attempt) => full.status(order, attempt),
-    startAttempt: (order, attempt) => full.startAttempt(order, attempt),
+    startAttempt: (order, request) => full.startAttempt(order, request),
+    keepToken: (order, attempt, token) => full.keepToken(order, attempt, token),
+    dropAttempt: (order, attempt) => full.dropAttempt(order, attempt),
   };
 }
 
@@ -119,4 +122,5 @@ const server = http.createServer((req, res) => {
   }
   status(req, res);
 });
-server.listen(0, '127.0.0.1', () => say({ port: (server.address() as AddressInfo).port }));
+// PORT: a port chosen before the sandbox that calls this worker back starts (else a free one).
+server.listen(Number(env['PORT'] ?? 0), '127.0.0.1', () => say({ port: (server.address() as AddressInfo).port }));

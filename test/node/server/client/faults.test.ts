@@ -11,6 +11,7 @@ import {
   PaymentClient,
   SignatureError,
   createTokenHandler,
+  MemoryCallbackStore,
   TimeoutError,
   type PayoutParams,
   type TokenParams,
@@ -319,6 +320,7 @@ describe('the token handler in front of each fault', () => {
       const handler = createTokenHandler({
         // The short limit is for the hanging service; the others must answer within it even on a busy machine.
         client: clientFor(s.url, { timeoutMs: respond === hang ? 200 : 5000, maxRetries: 1 }),
+        store: new MemoryCallbackStore(),
         resolve: () => ({ ...TOKEN }) as TokenParams,
         onError: (error) => seen.push(error),
       });

@@ -41,8 +41,11 @@ function withClaim(memory: MemoryCallbackStore, claim: CallbackStore['claim']): 
     finish: (c) => memory.finish(c),
     release: (c) => memory.release(c),
     waitForClaim: (c) => memory.waitForClaim(c),
+    judge: (c) => memory.judge(c),
     status: (o, a) => memory.status(o, a),
     startAttempt: (o, a) => memory.startAttempt(o, a),
+    keepToken: (o, a, t) => memory.keepToken(o, a, t),
+    dropAttempt: (o, a) => memory.dropAttempt(o, a),
   };
 }
 
@@ -204,6 +207,7 @@ describe('callback handler: once per (invoice_id, status)', () => {
       async release(c: CallbackRecord) {
         states.delete(key(c));
       },
+      judge: async () => ({ verdict: 'foreign' as const }),
     };
     const body = await signedBody(PAID);
     // Another server holds the claim.
@@ -302,7 +306,7 @@ describe('MemoryCallbackStore', () => {
       while (model.size > max) model.delete(model.keys().next().value as string);
       // A fail, so that each new outcome replaces the last (a success would stay).
       await store.claim(cb(invoice, 'fail', id));
-      await store.finish(cb(invoice, 'fail', id));
+      await store.finish({ ...cb(invoice, 'fail', id), verdict: { verdict: 'attempt' } });
       for (let i = 0; i < 9; i++) {
         const expected = model.get(`o${i}`);
         assert.deepEqual(await store.status(`o${i}`), expected && { status: 'fail', invoice_id: expected }, `step ${step}: o${i}`);

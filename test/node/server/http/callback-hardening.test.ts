@@ -84,7 +84,7 @@ describe('callback handler: unsigned bad input gets 400 or 401, never a throw', 
 
   test('the token handler: a body 20,000 deep is 400, both ways', async () => {
     const client = new PaymentClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm', secret: SECRET });
-    const post = await bothWays(createTokenHandler({ client, resolve: () => null }));
+    const post = await bothWays(createTokenHandler({ client, store: new MemoryCallbackStore(), resolve: () => null }));
     assert.deepEqual(await post(`{"order_ref":"o","x":${deepArray(20_000)}}`), [400, 400]);
   });
 });
@@ -149,7 +149,9 @@ describe('callback handler: a hung onStatus', () => {
         onError: (e) => errors.push(e),
       }),
     );
-    const payload = { invoice_id: 'hung', request_id: 'order-hung', status: 'success' };
+    // The order's attempt, as its token request started it: only its success pays the order.
+    await store.startAttempt('order-hung', { attempt: 'hung00000001', amount: '1500', currency: 'USD', lifetimeMs: 60_000, obtainMs: 5_000 });
+    const payload = { invoice_id: 'hung', request_id: 'order-hung~hung00000001', status: 'success', amount: 1500, currency: 'USD' };
     const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
     // Over HTTP the first call hangs and times out (503); the bare call is the service's redelivery.
     assert.deepEqual(await post(body), [503, 200]);
@@ -201,6 +203,7 @@ test('a finish the store refuses for longer than the retry pauses (a failover) i
     leaseMs: memory.leaseMs,
     claim: memory.claim.bind(memory),
     release: memory.release.bind(memory),
+    judge: memory.judge.bind(memory),
     finish: (callback: Parameters<MemoryCallbackStore['finish']>[0]) => (refusing ? Promise.reject(new Error('failover under way')) : memory.finish(callback)),
   };
   let calls = 0;

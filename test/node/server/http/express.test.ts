@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request as ExpressRequest, type Respon
 import {
   createCallbackHandler,
   createTokenHandler,
+  MemoryCallbackStore,
   sign,
   toNodeHandler,
   type CallbackPayload,
@@ -23,7 +24,7 @@ const seen: CallbackPayload[] = [];
 before(async () => {
   upstream = await startService(happyService);
   const token = toNodeHandler(
-    createTokenHandler({ client: clientFor(upstream.url), resolve: (_r, { order_ref }) => ({ ...TOKEN, request_id: order_ref ?? 'none' }) as TokenParams }),
+    createTokenHandler({ client: clientFor(upstream.url), store: new MemoryCallbackStore(), resolve: (_r, { order_ref }) => ({ ...TOKEN, request_id: order_ref ?? 'none' }) as TokenParams }),
   );
   const callback = toNodeHandler(createCallbackHandler({ secret: SECRET, onStatus: (p) => void seen.push(p) }));
   const app = express();

@@ -176,6 +176,7 @@ describe('toNodeHandler: native path and Fetch path answer alike', () => {
       const bodies: string[] = [];
       const handler = createTokenHandler({
         client: clientFor(service.url),
+        store: new MemoryCallbackStore(),
         resolve: async (request, body) => {
           const url = new URL(request.url);
           // The handler has read the body (resolve gets it parsed): under node:http the Request carries
@@ -218,7 +219,10 @@ describe('toNodeHandler: native path and Fetch path answer alike', () => {
   test('status handler: found, HEAD, none within the wait, refused, authorize failing, wrong method', async () => {
     const make = async () => {
       const store = new MemoryCallbackStore();
-      await store.finish({ order_ref: 'order-1', attempt: '', status: 'success', invoice_id: 'inv-1' });
+      // The order's payment: a success of the attempt its token request started, judged then finished.
+      await store.startAttempt('order-1', { attempt: 'a00000000001', amount: '1500', currency: 'USD', lifetimeMs: 60_000, obtainMs: 5_000 });
+      const paid = { order_ref: 'order-1', attempt: 'a00000000001', status: 'success', invoice_id: 'inv-1', amount: '1500', currency: 'USD' };
+      await store.finish({ ...paid, verdict: await store.judge(paid) });
       const seen: unknown[] = [];
       const handler = createStatusHandler({
         store,

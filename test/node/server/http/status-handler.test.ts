@@ -14,6 +14,7 @@ import {
   RedisCallbackStore,
   sign,
   toNodeHandler,
+  type AttemptStore,
   type FetchHandler,
   type StatusHandlerOptions,
   type StatusStore,
@@ -40,9 +41,17 @@ async function ask(url: string, orderRef: string | undefined, init: RequestInit 
 }
 
 const callbackBody = async (invoice_id: string, request_id: string, status = 'success') => {
-  const payload = { invoice_id, request_id, status, amount: 1500 };
+  const payload = { invoice_id, request_id, status, amount: 1500, currency: 'USD' };
   return JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
 };
+
+/** Starts the order's attempt as its token request would, at what callbackBody pays: the request_id its callbacks carry. */
+async function attemptOf(store: AttemptStore, order: string): Promise<string> {
+  const attempt = Math.random().toString(36).slice(2, 14).padEnd(12, '0');
+  const start = await store.startAttempt(order, { attempt, amount: '1500', currency: 'USD', lifetimeMs: 60_000, obtainMs: 5_000 });
+  assert.equal(start.state, 'started');
+  return `${order}~${attempt}`;
+}
 
 async function postCallback(url: string, body: string): Promise<number> {
   const response = await fetch(`${url}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -59,7 +68,7 @@ describe('status handler: answers', () => {
     const store = new MemoryCallbackStore();
     const status = await serve(createStatusHandler({ store, authorize: byCookie, waitMs: 50 }));
     const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
-    assert.equal(await postCallback(callbacks, await callbackBody('inv-a', 'order-alice')), 200);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-a', await attemptOf(store, 'order-alice'))), 200);
 
     const asBob = await ask(status, 'order-alice', { headers: { cookie: 'shopper=bob' } });
     assert.equal(asBob.status, 404);
@@ -84,7 +93,7 @@ describe('status handler: answers', () => {
     const handlers: Array<[FetchHandler, string]> = [
       [createStatusHandler({ store: new MemoryCallbackStore(), authorize: () => true }), 'GET, HEAD'],
       [createCallbackHandler({ secret: SECRET, onStatus: () => undefined }), 'POST'],
-      [createTokenHandler({ client: new PaymentClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm', secret: SECRET }), resolve: () => null }), 'POST'],
+      [createTokenHandler({ client: new PaymentClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'm', secret: SECRET }), store: new MemoryCallbackStore(), resolve: () => null }), 'POST'],
     ];
     // fetch() refuses TRACE itself: node:http sends it as a scanner would.
     const send = (url: string, method: string) =>
@@ -114,8 +123,8 @@ describe('status handler: answers', () => {
     // may); the store keeps request_ids exactly, and holds another order under 'ORD-1'.
     const store = new MemoryCallbackStore();
     const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
-    assert.equal(await postCallback(callbacks, await callbackBody('inv-alice', 'ord-1')), 200);
-    assert.equal(await postCallback(callbacks, await callbackBody('inv-other', 'ORD-1')), 200);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-alice', await attemptOf(store, 'ord-1'))), 200);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-other', await attemptOf(store, 'ORD-1'))), 200);
     const shopOrders = new Map([['ord-1', { requestId: 'ord-1', ownerId: 'alice' }]]);
     const find = (orderRef: string) => shopOrders.get(orderRef.replace(/\0/g, '').trim().toLowerCase());
     const mine = (request: Request, orderRef: string) => find(orderRef)?.ownerId === request.headers.get('cookie');
@@ -133,7 +142,8 @@ describe('status handler: answers', () => {
 
   test('authorize answering a request_id: that order is looked up; authorize throwing: 503', async () => {
     const store = new MemoryCallbackStore();
-    await store.finish({ order_ref: 'internal-7', attempt: '', status: 'fail', invoice_id: 'inv-7' });
+    const attempt = (await attemptOf(store, 'internal-7')).slice(-12);
+    await store.finish({ order_ref: 'internal-7', attempt, status: 'fail', invoice_id: 'inv-7', verdict: { verdict: 'attempt' } });
     const errors: unknown[] = [];
     const status = await serve(
       createStatusHandler({
@@ -165,7 +175,7 @@ describe('status handler: answers', () => {
     const slow = await serve(createStatusHandler({ store, authorize: () => true, waitMs: 20_000 }));
     const waiting = ask(slow, 'order-wait');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(await postCallback(callbacks, await callbackBody('inv-w', 'order-wait')), 200);
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-w', await attemptOf(store, 'order-wait'))), 200);
     assert.deepEqual((await waiting).body, { status: 'success', invoice_id: 'inv-w' });
   });
 
@@ -173,10 +183,9 @@ describe('status handler: answers', () => {
     const store = new MemoryCallbackStore();
     const status = await serve(createStatusHandler({ store, authorize: () => true, waitMs: 30 }));
     const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
-    const [first, second] = ['aaaaaaaaaaa1', 'bbbbbbbbbbb2'];
-    await store.startAttempt('order-att', first);
+    const first = (await attemptOf(store, 'order-att')).slice(-12);
     assert.equal(await postCallback(callbacks, await callbackBody('inv-declined', `order-att~${first}`, 'fail')), 200);
-    await store.startAttempt('order-att', second);
+    const second = (await attemptOf(store, 'order-att')).slice(-12);
     assert.deepEqual((await ask(status, 'order-att', {}, first)).body, { status: 'fail', invoice_id: 'inv-declined' });
     assert.equal((await ask(status, 'order-att', {}, second)).status, 204, 'the second attempt has no outcome: the decline is not its answer');
     assert.equal((await ask(status, 'order-att')).status, 204, 'without attempt: the current one, the second');
@@ -245,7 +254,7 @@ describe('status handler across servers on one Redis', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const waiting = ask(serverB, 'order-ab');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(await postCallback(serverA, await callbackBody('inv-ab', 'order-ab')), 200);
+    assert.equal(await postCallback(serverA, await callbackBody('inv-ab', await attemptOf(storeA, 'order-ab'))), 200);
     const answer = await waiting;
     warm();
     assert.equal(answer.status, 200);
@@ -262,7 +271,7 @@ describe('status handler across servers on one Redis', () => {
     const serverB = await serve(createStatusHandler({ store: deaf, authorize: () => true, waitMs: 20_000 }));
     const waiting = ask(serverB, 'order-missed');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(await postCallback(serverA, await callbackBody('inv-m', 'order-missed')), 200);
+    assert.equal(await postCallback(serverA, await callbackBody('inv-m', await attemptOf(storeA, 'order-missed'))), 200);
     assert.deepEqual((await waiting).body, { status: 'success', invoice_id: 'inv-m' });
   });
 

@@ -1,6 +1,6 @@
 // The token endpoint, served by toNodeHandler on a real node:http server, in front of a real loopback
-// service: what the browser gets back for good and bad input, what reaches the service (each token an
-// attempt of its own), and a paid order refused.
+// service: what the browser gets back for good and bad input, what reaches the service (one attempt
+// per order while it is live), and a paid order refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -35,6 +35,7 @@ before(async () => {
   });
   const handler = createTokenHandler({
     client: clientFor(upstream.url, { maxRetries: 0 }),
+    store: new MemoryCallbackStore(),
     resolve: (request, body) => {
       assert.ok(request instanceof Request);
       resolved.push(body);
@@ -90,22 +91,25 @@ describe('token handler', () => {
     assert.deepEqual(json, { redirect_url: 'https://pay.example/r/1', attempt: json['attempt'] });
     assert.match(String(json['attempt']), /^[0-9a-z]{12}$/);
   });
-  test('each token request is a new attempt: a new attempt id and request_id for the same order', async () => {
+  test("a second token request for an order with a live attempt gets that attempt's key: the service is asked once", async () => {
+    ORDERS['order-again'] = 700;
     const before = upstream.requests.length;
-    const [a, b] = [(await post('{"order_ref":"order-1"}')).json, (await post('{"order_ref":"order-1"}')).json];
-    assert.notEqual(a['attempt'], b['attempt']);
+    const [a, b] = [(await post('{"order_ref":"order-again"}')).json, (await post('{"order_ref":"order-again"}')).json];
+    assert.deepEqual(b, a);
+    assertAttempt(a, 'order-again');
     const sent = upstream.requests.slice(before).map((r) => r.json!['request_id']);
-    assert.deepEqual(sent, [`order-1~${String(a['attempt'])}`, `order-1~${String(b['attempt'])}`]);
+    assert.deepEqual(sent, [`order-again~${String(a['attempt'])}`]);
   });
   test('the browser cannot choose the amount: extra fields never reach resolve or the service', async () => {
+    ORDERS['order-cheap'] = 990;
     const before = upstream.requests.length;
-    const { status } = await post('{"order_ref":"order-2","amount":1,"currency":"XXX","request_id":"evil"}');
+    const { status } = await post('{"order_ref":"order-cheap","amount":1,"currency":"XXX","request_id":"evil"}');
     assert.equal(status, 200);
-    assert.deepEqual(resolved.at(-1), { order_ref: 'order-2' });
+    assert.deepEqual(resolved.at(-1), { order_ref: 'order-cheap' });
     const sent = upstream.requests[before]!.json!;
     assert.equal(sent['amount'], 990);
     assert.equal(sent['currency'], 'USD');
-    assert.equal(parseRequestId(String(sent['request_id'])).orderRef, 'order-2');
+    assert.equal(parseRequestId(String(sent['request_id'])).orderRef, 'order-cheap');
   });
   test('non-POST answers 405 with Allow: POST', async () => {
     const { status, response } = await post('', 'application/json', 'GET');
@@ -163,7 +167,7 @@ describe('token handler', () => {
   test('the service is down: 502', async () => {
     const closed = await startService(() => undefined);
     await closed.close();
-    const handler = createTokenHandler({ client: clientFor(closed.url, { maxRetries: 0 }), resolve: () => ({ ...TOKEN }) as TokenParams });
+    const handler = createTokenHandler({ client: clientFor(closed.url, { maxRetries: 0 }), store: new MemoryCallbackStore(), resolve: () => ({ ...TOKEN }) as TokenParams });
     const response = await handler(new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     assert.equal(response.status, 502);
   });
@@ -178,8 +182,11 @@ describe('token handler', () => {
     });
   });
   test('made with bad options: ConfigError', () => {
-    assert.throws(() => createTokenHandler({ client: {} as never, resolve: 1 as never }), ConfigError);
+    assert.throws(() => createTokenHandler({ client: {} as never, resolve: 1 as never } as never), ConfigError);
     assert.throws(() => createTokenHandler({ client: clientFor(upstream.url), resolve: () => null, store: {} as never }), ConfigError);
+    // Without the store an order could be paid twice: refused, naming why.
+    assert.throws(() => createTokenHandler({ client: clientFor(upstream.url), resolve: () => null } as never), /store: must be the store the callback and status handlers share/);
+    assert.throws(() => createTokenHandler({ client: clientFor(upstream.url), store: new MemoryCallbackStore(), resolve: () => null, keyLifetimeMs: 0 }), ConfigError);
   });
 });
 
@@ -192,7 +199,8 @@ describe('token handler: a paid order', () => {
     const handler = createTokenHandler({ client: clientFor(upstream.url), store, resolve: () => ({ ...TOKEN, request_id: 'order-1' }) as TokenParams });
     const first = await ask(handler);
     const { attempt } = (await first.json()) as { attempt: string };
-    await store.finish({ order_ref: 'order-1', attempt, invoice_id: 'inv-paid', status: 'success' });
+    const paid = { order_ref: 'order-1', attempt, invoice_id: 'inv-paid', status: 'success', amount: '1500', currency: 'USD' };
+    await store.finish({ ...paid, verdict: await store.judge(paid) });
     const before = upstream.requests.length;
     const second = await ask(handler);
     assert.equal(second.status, 409);
@@ -203,19 +211,23 @@ describe('token handler: a paid order', () => {
     const store = new MemoryCallbackStore();
     const handler = createTokenHandler({ client: clientFor(upstream.url), store, resolve: () => ({ ...TOKEN, request_id: 'order-1' }) as TokenParams });
     const { attempt } = (await (await ask(handler)).json()) as { attempt: string };
-    await store.finish({ order_ref: 'order-1', attempt, invoice_id: 'inv-declined', status: 'fail' });
-    assert.equal((await ask(handler)).status, 200);
+    const declined = { order_ref: 'order-1', attempt, invoice_id: 'inv-declined', status: 'fail', amount: '1500', currency: 'USD' };
+    await store.finish({ ...declined, verdict: await store.judge(declined) });
+    const next = await ask(handler);
+    assert.equal(next.status, 200);
+    assert.notEqual(((await next.json()) as { attempt: string }).attempt, attempt, 'a new attempt');
   });
   test("resolve says 'paid': 409, the service is not asked", async () => {
     const before = upstream.requests.length;
-    const response = await ask(createTokenHandler({ client: clientFor(upstream.url), resolve: () => 'paid' }));
+    const response = await ask(createTokenHandler({ client: clientFor(upstream.url), store: new MemoryCallbackStore(), resolve: () => 'paid' }));
     assert.equal(response.status, 409);
     assert.equal(((await response.json()) as { paid?: unknown }).paid, true);
     assert.equal(upstream.requests.length, before);
   });
   test('the store failing: 503 with Retry-After, the service is not asked', async () => {
     const errors: unknown[] = [];
-    const store = { startAttempt: () => Promise.reject(new Error('redis down')) };
+    const down = () => Promise.reject(new Error('redis down'));
+    const store = { startAttempt: down, keepToken: down, dropAttempt: down };
     const before = upstream.requests.length;
     const response = await ask(createTokenHandler({ client: clientFor(upstream.url), store, resolve: () => ({ ...TOKEN }) as TokenParams, onError: (e) => errors.push(e) }));
     assert.equal(response.status, 503);
@@ -233,6 +245,7 @@ describe('token handler: the service refuses the merchant (a wrong secret)', () 
       const errors: unknown[] = [];
       const handler = createTokenHandler({
         client: clientFor(refusing.url, { maxRetries: 0, secret: 'a-wrong-secret' }),
+        store: new MemoryCallbackStore(),
         resolve: () => ({ ...TOKEN }) as TokenParams,
         onError: (e) => errors.push(e),
       });
@@ -254,7 +267,7 @@ describe('token handler: the service refuses the merchant (a wrong secret)', () 
 describe('handlers in a Fetch runtime (no node adapter)', () => {
   test('a body over 64 KiB answers 413 from the handler itself, before resolve runs', async () => {
     let resolved = 0;
-    const handler = createTokenHandler({ client: clientFor('http://127.0.0.1:9'), resolve: () => (resolved++, null) });
+    const handler = createTokenHandler({ client: clientFor('http://127.0.0.1:9'), store: new MemoryCallbackStore(), resolve: () => (resolved++, null) });
     const big = JSON.stringify({ order_ref: 'x'.repeat(70 * 1024) });
     const response = await handler(new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }));
     assert.equal(response.status, 413);

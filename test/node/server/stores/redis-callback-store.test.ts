@@ -7,7 +7,8 @@ import { createClient } from 'redis';
 import { ConfigError, createCallbackHandler, RedisCallbackStore, sign } from '../../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
 import { SECRET } from '../../../support/servers/service.js';
-import { cb, record, storeContract } from '../../../support/contracts/store-contract.js';
+import { cb, record, startedAttempt, storeContract } from '../../../support/contracts/store-contract.js';
+import { attemptContract } from '../../../support/contracts/attempt-contract.js';
 
 let redis: RedisServer;
 const clients: Array<{ destroy(): void }> = [];
@@ -29,14 +30,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RedisCallbackStore', () => {
   storeContract(store);
+  describe('attempts', () => attemptContract(() => store({ prefix: 'attempts:' }), ''));
 
   test('every key of one order shares its hash tag, whatever the reference holds', async () => {
     const s = await store({ prefix: 't6:' });
     const admin = await connectedClient(redis.url);
     clients.push(admin);
     const order = 'we{ird}:order';
-    await s.startAttempt(order, 'aaaaaaaaaaa1');
-    await record(s, cb('inv-6', 'success', order, 'aaaaaaaaaaa1'));
+    await record(s, cb('inv-6', 'success', order, await startedAttempt(s, order)));
     const keys = (await admin.sendCommand(['KEYS', 't6:*'])) as string[];
     assert.equal(keys.length, 2, keys.join(', '));
     const tag = `{${encodeURIComponent(order)}}`;
@@ -103,7 +104,8 @@ test('Redis refusing the finish after onStatus: 503 (never 200 without a stored 
         setTimeout(() => void admin.sendCommand(['ACL', 'SETUSER', 'default', '+@all']), 300);
       },
     });
-    const payload = { invoice_id: 'inv-lost', request_id: 'order-lost', status: 'success' };
+    const attempt = await startedAttempt(s, 'order-lost');
+    const payload = { invoice_id: 'inv-lost', request_id: `order-lost~${attempt}`, status: 'success', amount: 100, currency: 'USD' };
     const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
     const post = () => handler(new Request('http://merchant.test/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
     assert.equal((await post()).status, 503);
@@ -131,7 +133,7 @@ test("a prefix with a brace is refused (the order reference is each key's hash t
   const stores = [await store({ prefix: 'n:' }), await store({ prefix: 'n:order:' }), await store({ prefix: 'n:callback:' }), await store({ prefix: 'n:order:x:' })];
   const orders = ['o-1', 'callback:o-1', 'order:o-1', '}:order', 'x:{o-1}'];
   for (const [i, s] of stores.entries()) {
-    for (const order of orders) await record(s, cb(`inv-${i}-${order}`, 'success', order));
+    for (const order of orders) await record(s, cb(`inv-${i}-${order}`, 'success', order, await startedAttempt(s, order)));
   }
   for (const [i, s] of stores.entries()) {
     for (const order of orders) assert.equal((await s.status(order))?.invoice_id, `inv-${i}-${order}`, `store ${i}, order ${order}`);

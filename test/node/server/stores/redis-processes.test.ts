@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisCallbackStore, type OrderStatus } from '../../../../src/server/index.js';
 import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
+import { ask } from '../../../support/contracts/attempt-contract.js';
 import { callsOf, deliver, deliverOnce, signedBody, startWorker, waitUntilRefused, type Callback, type Worker } from '../../../support/servers/callback-workers.js';
 
 let redis: RedisServer;
@@ -23,12 +24,28 @@ async function workersOn(prefix: string, n: number, env: Record<string, string> 
   return started;
 }
 
+/** Every order's one attempt (docs/service-contract.md, Attempts): a callback for no attempt started settles no order. */
+const ATTEMPT = 'a00000000001';
+const attemptOf = (order: string) => `${order}~${ATTEMPT}`;
+const orderOf = (requestId: string) => requestId.slice(0, -ATTEMPT.length - 1);
+
+/** Starts each order's attempt at 1500 USD (what signedBody pays), as its token request would. */
+async function startAttempts(prefix: string, requestIds: string[]): Promise<void> {
+  const client = await connectedClient(redis.url);
+  try {
+    const store = new RedisCallbackStore(client, { prefix });
+    await Promise.all([...new Set(requestIds)].map((id) => store.startAttempt(orderOf(id), { ...ask(1500), attempt: ATTEMPT })));
+  } finally {
+    client.destroy();
+  }
+}
+
 /** The verified statuses the store holds, read from Redis by another client of the store. */
 async function storedStatuses(prefix: string, ids: string[]): Promise<Array<OrderStatus | undefined>> {
   const client = await connectedClient(redis.url);
   try {
     const store = new RedisCallbackStore(client, { prefix });
-    return await Promise.all(ids.map((id) => store.status(id)));
+    return await Promise.all(ids.map((id) => store.status(orderOf(id))));
   } finally {
     client.destroy();
   }
@@ -49,9 +66,10 @@ describe('RedisCallbackStore across processes', () => {
     const servers = await workersOn('spread:', 3);
     const callbacks: Callback[] = Array.from({ length: 500 }, (_, i) => ({
       invoice_id: `inv-${i % 250}`,
-      request_id: `order-${i % 250}`,
+      request_id: attemptOf(`order-${i % 250}`),
       status: i < 250 ? 'success' : 'fail',
     }));
+    await startAttempts('spread:', callbacks.map((c) => c.request_id));
     const bodies = await Promise.all(callbacks.map(signedBody));
     const deliveries = shuffle([...bodies, ...bodies]);
     const answers = await Promise.all(deliveries.map((body) => deliver(() => random(servers).url, body)));
@@ -72,7 +90,8 @@ describe('RedisCallbackStore across processes', () => {
   test('a server killed (SIGKILL) inside onStatus: after the lease the next delivery calls onStatus, recorded once', async () => {
     const [dying] = await workersOn('kill:', 1, { HANG_FIRST: '1', LEASE_MS: '3000', TIMEOUT_MS: '2000' });
     const [survivor] = await workersOn('kill:', 1, { LEASE_MS: '3000', TIMEOUT_MS: '2000' });
-    const callback = { invoice_id: 'inv-killed', request_id: 'order-killed', status: 'success' };
+    const callback = { invoice_id: 'inv-killed', request_id: attemptOf('order-killed'), status: 'success' };
+    await startAttempts('kill:', [callback.request_id]);
     const body = await signedBody(callback);
 
     const inside = dying!.nextCall();
@@ -88,7 +107,7 @@ describe('RedisCallbackStore across processes', () => {
     assert.deepEqual(await survivor!.calls(), [JSON.stringify(['inv-killed', 'success'])]);
     assert.equal(await deliverOnce(survivor!.url, body), 200);
     assert.equal((await survivor!.calls()).length, 1, 'recorded once: a repeat does not call again');
-    assert.deepEqual(await storedStatuses('kill:', ['order-killed']), [{ status: 'success', invoice_id: 'inv-killed' }]);
+    assert.deepEqual(await storedStatuses('kill:', [callback.request_id]), [{ status: 'success', invoice_id: 'inv-killed' }]);
   });
 
   test('Redis stopped: 503 and no onStatus call; after it is back the redeliveries complete every callback', async () => {
@@ -99,7 +118,7 @@ describe('RedisCallbackStore across processes', () => {
     );
     assert.ok((await Promise.all(before.map((body) => deliver(pick, body)))).every((seen) => seen.at(-1) === 200));
 
-    const held: Callback[] = Array.from({ length: 100 }, (_, i) => ({ invoice_id: `inv-d${i}`, request_id: `order-d${i}`, status: 'success' }));
+    const held: Callback[] = Array.from({ length: 100 }, (_, i) => ({ invoice_id: `inv-d${i}`, request_id: attemptOf(`order-d${i}`), status: 'success' }));
     const bodies = await Promise.all(held.map(signedBody));
     const callsBefore = (await callsOf(servers)).length;
     // Down for 3 s, then started again on the same port, empty.
@@ -110,6 +129,8 @@ describe('RedisCallbackStore across processes', () => {
     assert.equal((await callsOf(servers)).length, callsBefore, 'no onStatus call without a claim');
 
     await back;
+    // Redis came back empty: the orders' attempts are started again (a lost attempt's callback is foreign, settling nothing).
+    await startAttempts('down:', held.map((c) => c.request_id));
     const redelivered = await Promise.all(bodies.map((body) => deliver(pick, body, { pauseMs: 100 })));
     assert.ok(redelivered.every((seen) => seen.at(-1) === 200), 'every callback completes once Redis is back');
     const stored = await storedStatuses('down:', held.map((c) => c.request_id));

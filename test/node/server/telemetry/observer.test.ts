@@ -19,13 +19,14 @@ import { clientFor, happyService, MERCHANT, SECRET, servicesForFile, TOKEN } fro
 const serviceFor = servicesForFile();
 const post = (body: unknown) => new Request('http://shop.test/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-test('the token handler tells the observer the attempt it started, and a resolve that threw both to the observer and to onError', async () => {
+test('the token handler tells the observer the attempt it started, then reused, and a resolve that threw both to the observer and to onError', async () => {
   const service = await serviceFor(happyService);
   const events: PayFormEvent[] = [];
   const old: unknown[] = [];
   let fail = false;
   const handler = createTokenHandler({
     client: clientFor(service.url),
+    store: new MemoryCallbackStore(),
     resolve: () => {
       if (fail) throw new Error('orders db down');
       return { ...TOKEN, request_id: 'order-7' };
@@ -35,11 +36,13 @@ test('the token handler tells the observer the attempt it started, and a resolve
   });
   const answer = (await (await handler(post({ order_ref: 'order-7' }))).json()) as { attempt: string };
   assert.deepEqual(events, [{ type: 'attempt', source: 'token', outcome: 'started', orderRef: 'order-7', attempt: answer.attempt }]);
+  assert.equal((await handler(post({ order_ref: 'order-7' }))).status, 200);
+  assert.deepEqual(events[1], { type: 'attempt', source: 'token', outcome: 'reused', orderRef: 'order-7', attempt: answer.attempt });
   fail = true;
   assert.equal((await handler(post({ order_ref: 'order-7' }))).status, 400);
-  assert.equal(events[1]?.type, 'error');
+  assert.equal(events[2]?.type, 'error');
   assert.equal((old[0] as Error).message, 'orders db down');
-  assert.equal(events[1]?.type === 'error' && events[1].error, old[0]);
+  assert.equal(events[2]?.type === 'error' && events[2].error, old[0]);
 });
 
 test('the callback handler tells each delivery\'s outcome: new, duplicate, refused signature', async () => {
@@ -78,7 +81,7 @@ test('the client tells its warnings to the observer and to the deprecated onWarn
 test('an observer that is not a function is a ConfigError, on every handler and the client', () => {
   const observer = 'log' as never;
   const store = new MemoryCallbackStore();
-  assert.throws(() => createTokenHandler({ client: clientFor('http://127.0.0.1:9'), resolve: () => null, observer }), ConfigError);
+  assert.throws(() => createTokenHandler({ client: clientFor('http://127.0.0.1:9'), store, resolve: () => null, observer }), ConfigError);
   assert.throws(() => createCallbackHandler({ secret: SECRET, onStatus: () => undefined, observer }), ConfigError);
   assert.throws(() => createStatusHandler({ store, authorize: () => true, observer }), ConfigError);
   assert.throws(() => clientFor('http://127.0.0.1:9', { observer }), ConfigError);

@@ -1,6 +1,6 @@
 // pay-form's spans and metrics as a merchant's SDK receives them (docs/observability.md): one paid
 // checkout through two backends on one real redis-server, each request under the framework's SERVER
-// span (toNodeHandler's fast path), then a duplicate callback, a refused wait and a payout whose outcome
+// span (toNodeHandler's fast path), then a duplicate callback, an extra payment, a refused wait and a payout whose outcome
 // is unknown; and nothing forbidden (secret, signature, card number, shopper login, form key) anywhere.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -113,7 +113,7 @@ test('a paid checkout: token on A, the wait on B, the callback on A; each reques
   for (let i = 0; i < 500 && points(await sdk.metrics(), 'pay_form.status.waits.open')[0]?.[1] !== 1; i++) {
     await new Promise((r) => setTimeout(r, 10));
   }
-  const payload = { merchant_id: MERCHANT, site_login: TOKEN.site_login, request_id: `order-42~${attempt}`, invoice_id: 'inv-9', status: 'success', amount: 1500 };
+  const payload = { merchant_id: MERCHANT, site_login: TOKEN.site_login, request_id: `order-42~${attempt}`, invoice_id: 'inv-9', status: 'success', amount: 1500, currency: 'USD' };
   signature = await sign(payload, SECRET);
   forbidden.push(signature);
   assert.equal((await post(`${backendA}/callback`, { ...payload, signature })).status, 200);
@@ -166,15 +166,19 @@ test('a paid checkout: token on A, the wait on B, the callback on A; each reques
   assert.equal(durations[0]?.[0]['pay_form.operation'], 'obtain_token');
 });
 
-test('a duplicate callback (on B), a refused wait and a payout with an unknown outcome show in spans and metrics', async () => {
+test('a duplicate callback (on B), an extra payment (on A), a refused wait and a payout with an unknown outcome show in spans and metrics', async () => {
   const earlier = sdk.spans().length;
-  const payload = { merchant_id: MERCHANT, site_login: TOKEN.site_login, request_id: `order-42~${attempt}`, invoice_id: 'inv-9', status: 'success', amount: 1500 };
+  const payload = { merchant_id: MERCHANT, site_login: TOKEN.site_login, request_id: `order-42~${attempt}`, invoice_id: 'inv-9', status: 'success', amount: 1500, currency: 'USD' };
   assert.equal((await post(`${backendB}/callback`, { ...payload, signature })).status, 200);
+  // Another invoice paying the same, already paid order: an extra payment to refund.
+  const extra = { ...payload, invoice_id: 'inv-10' };
+  assert.equal((await post(`${backendA}/callback`, { ...extra, signature: await sign(extra, SECRET) })).status, 200);
   assert.equal((await fetch(`${backendB}/status-full?order_ref=order-43`)).status, 503);
   await assert.rejects(clientFor(serviceUrl, { observer }).createPayout(PAYOUT), (e: { outcomeUnknown?: boolean }) => e.outcomeUnknown === true);
 
   const spans = sdk.spans().slice(earlier);
-  assert.equal(named(request(spans, 'POST /callback').ours, 'pay_form.callback').attributes['pay_form.callback.outcome'], 'duplicate');
+  const callbacks = spans.filter((s) => s.name === 'pay_form.callback').map((s) => [s.attributes['pay_form.invoice_id'], s.attributes['pay_form.callback.outcome']]);
+  assert.deepEqual(callbacks, [['inv-9', 'duplicate'], ['inv-10', 'extra_payment']]);
   assert.equal(named(request(spans, 'GET /status-full').ours, 'pay_form.status').attributes['pay_form.status.outcome'], 'refused');
   const payout = named(spans, 'pay_form.payout');
   assert.equal(payout.attributes['pay_form.payout.request_id'], PAYOUT.request_id);
@@ -189,7 +193,7 @@ test('a duplicate callback (on B), a refused wait and a payout with an unknown o
   metricData = await sdk.metrics();
   assert.deepEqual(
     points(metricData, 'pay_form.callbacks').sort(([a], [b]) => String(a['pay_form.callback.outcome']).localeCompare(String(b['pay_form.callback.outcome']))),
-    [[{ 'pay_form.callback.outcome': 'duplicate' }, 1], [{ 'pay_form.callback.outcome': 'new' }, 1]],
+    [[{ 'pay_form.callback.outcome': 'duplicate' }, 1], [{ 'pay_form.callback.outcome': 'extra_payment' }, 1], [{ 'pay_form.callback.outcome': 'new' }, 1]],
   );
   assert.deepEqual(points(metricData, 'pay_form.payouts'), [[{ 'pay_form.payout.outcome': 'outcome_unknown' }, 1]]);
   assert.ok(events.some((e) => e.type === 'status' && e.outcome === 'refused'), 'the observer heard the refused wait too');
