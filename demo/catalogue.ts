@@ -35,7 +35,8 @@ export interface OrderChoices {
   product: string;
   currency: string;
   method: string;
-  language: string;
+  /** The form's language the shop chose, or none: then the page's, which the element sends (docs/server.md). */
+  language?: string;
   redirect_mode: boolean;
 }
 
@@ -60,7 +61,7 @@ const CHOICE_RULES: readonly { field: keyof OrderChoices; allowed: readonly unkn
   { field: 'product', allowed: PRODUCTS.map((p) => p.id) },
   { field: 'currency', allowed: Object.keys(RATES) },
   { field: 'method', allowed: DEMO_METHODS.filter((m) => (FORM_METHODS as readonly string[]).includes(m)) },
-  { field: 'language', allowed: DEMO_LANGUAGES },
+  { field: 'language', allowed: [...DEMO_LANGUAGES, undefined] },
   { field: 'redirect_mode', allowed: [true, false] },
 ];
 
@@ -69,7 +70,7 @@ export function checkChoices(input: unknown): { ok: true; value: OrderChoices } 
   const body = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>;
   const issues = CHOICE_RULES.filter(({ field, allowed }) => !allowed.includes(body[field])).map(({ field, allowed }) => ({
     field,
-    message: `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+    message: `must be one of ${allowed.map((a) => (a === undefined ? 'none' : JSON.stringify(a))).join(', ')}`,
   }));
   if (issues.length) return { ok: false, issues };
   const pick = Object.fromEntries(CHOICE_RULES.map(({ field }) => [field, body[field]]));

@@ -6,6 +6,11 @@ import { formatAmount } from '../src/service/money.js';
 import { PAY_FORM_EVENTS, type PayForm, type PayFormEventName } from '../src/element/index.js';
 import type { CallbackLogEntry } from './backend.js';
 import { settledText } from './settled.js';
+import { PAGE_LANGUAGES, setPageLanguage, word } from './words.js';
+import { addLanguages, az, de, hi, id, kk, ru, uk } from '../src/element/languages/index.js';
+
+// The shop offers every language in its picker, so the element gets every language's words (docs/element.md, Language).
+addLanguages({ az, de, hi, id, kk, ru, uk });
 
 interface Catalogue {
   products: { id: string; name: string; prices: Record<string, { amount: number; display: string }> }[];
@@ -39,7 +44,7 @@ const TEXTS: PayForm['texts'] = { success: '', fail: '' };
 function showSettled(detail: Record<string, unknown>): void {
   const confirmed = $<HTMLParagraphElement>('#confirmed');
   confirmed.dataset.status = String(detail.status);
-  confirmed.textContent = settledText(detail.status);
+  confirmed.textContent = word(settledText(detail.status));
 }
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
@@ -64,7 +69,7 @@ function fill(select: HTMLSelectElement, options: readonly { value: string; labe
 function showResult(status: string, text: string): void {
   const result = $<HTMLParagraphElement>('#result');
   result.dataset.status = status;
-  result.textContent = text;
+  result.textContent = word(text);
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -92,7 +97,14 @@ async function main(): Promise<void> {
   fill(field('product'), catalogue.products.map((p) => ({ value: p.id, label: p.name })));
   fill(field('currency'), catalogue.currencies.map((c) => ({ value: c, label: c })));
   fill(field('method'), catalogue.methods.map((m) => ({ value: m, label: m })));
-  fill(field('language'), catalogue.languages.map((l) => ({ value: l, label: l })));
+  // None: the page's language, which the element sends with the token request; one: the shop's choice, which wins.
+  fill(field('language'), [{ value: '', label: word('As the page') }, ...catalogue.languages.map((l) => ({ value: l, label: l }))]);
+  field<HTMLSelectElement>('language').options[0]!.dataset['word'] = 'As the page';
+  const picker = $<HTMLSelectElement>('#page-language');
+  fill(picker, PAGE_LANGUAGES.map(([value, label]) => ({ value, label })));
+  for (const option of picker.options) option.lang = option.value;
+  picker.value = document.documentElement.lang;
+  picker.addEventListener('change', () => setPageLanguage(picker.value));
   field<HTMLInputElement>('redirect_mode').disabled = !config.redirect_mode_available;
 
   const showTotal = () => {
@@ -149,7 +161,7 @@ async function pay(config: Config): Promise<void> {
         product: field('product').value,
         currency: field('currency').value,
         method: field('method').value,
-        language: field('language').value,
+        language: field('language').value || undefined,
         redirect_mode: field<HTMLInputElement>('redirect_mode').checked,
       }),
     });

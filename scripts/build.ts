@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { OutputChunk, OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
-import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRY, isExternal } from './entries.js';
+import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRIES, isExternal } from './entries.js';
+import * as languages from '../src/element/languages/index.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
 
@@ -88,17 +89,28 @@ function chunksOf(result: Awaited<ReturnType<typeof build>>): OutputChunk[] {
 /** The script-tag bundles, ES module and classic script, with Lit inside in production mode, and the
  *  licence notices of what they bundle beside them (named by each bundle's opening legal comment). */
 export async function buildBundles(): Promise<void> {
-  const result = await build(
-    pageBuild(SCRIPT_TAG_ENTRY, true, {
-      output: [
-        { format: 'es', entryFileNames: BUNDLES.esm, postBanner: NOTICES_BANNER },
-        { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER, generatedCode: { symbols: false } },
-      ],
-    }),
-  );
-  const moduleIds = chunksOf(result).flatMap((chunk) => chunk.moduleIds);
+  const results = [
+    await build(pageBuild(SCRIPT_TAG_ENTRIES.esm, true, { output: { format: 'es', entryFileNames: BUNDLES.esm, postBanner: NOTICES_BANNER } })),
+    await build(
+      pageBuild(SCRIPT_TAG_ENTRIES.iife, true, {
+        output: { format: 'iife', name: 'PayFormBundle', entryFileNames: BUNDLES.iife, postBanner: NOTICES_BANNER, generatedCode: { symbols: false } },
+      }),
+    ),
+  ];
+  const moduleIds = [...new Set(results.flatMap((result) => chunksOf(result).flatMap((chunk) => chunk.moduleIds)))];
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
   await buildReturnBundle();
+  await buildLanguageFiles();
+}
+
+/** dist/pay-form.{tag}.js for each language: one statement that adds its texts to the page's registry,
+ *  the same file a classic script runs and the ES module bundle imports (data only, no code of Lit's). */
+export async function buildLanguageFiles(): Promise<void> {
+  for (const [tag, texts] of Object.entries(languages)) {
+    if (typeof texts !== 'object') continue;
+    const code = `/*! pay-form (MIT) */(globalThis.PayFormLanguages??={}).${tag}=${JSON.stringify(texts)};\n`;
+    await writeFile(new URL(`dist/pay-form.${tag}.js`, root), code);
+  }
 }
 
 /** The return page's script: pay-form's own code only (no Lit), so its legal comment is pay-form's. */
@@ -123,7 +135,7 @@ export async function buildElementWithoutLit(): Promise<string> {
 
 /** The ES module bundle as built, with its source map, in memory: bench/size/size-modules.ts attributes its bytes. */
 export async function bundleWithMap(): Promise<{ code: string; map: { sources: string[]; mappings: string } }> {
-  const result = await build(pageBuild(SCRIPT_TAG_ENTRY, false, { output: { format: 'es' } }, true));
+  const result = await build(pageBuild(SCRIPT_TAG_ENTRIES.esm, false, { output: { format: 'es' } }, true));
   const [chunk] = chunksOf(result);
   if (chunk?.map == null) throw new Error('build: no bundle with a source map');
   return { code: chunk.code, map: { sources: chunk.map.sources, mappings: chunk.map.mappings } };

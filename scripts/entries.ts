@@ -1,6 +1,7 @@
 // The package's entry points, one row each: the source file, the subpath it is published under and
 // whether it runs in Node only. scripts/build.ts, package.json's exports and the package tests agree
 // on this table.
+import { FORM_LANGUAGE_OF } from '../src/service/language.js';
 export interface Entry {
   /** The subpath in package.json's exports ('.' for the root). */
   subpath: string;
@@ -16,6 +17,7 @@ export const ENTRIES: readonly Entry[] = [
   { subpath: './react', name: 'element/react', node: false },
   { subpath: './vue', name: 'element/vue', node: false },
   { subpath: './svelte', name: 'element/svelte', node: false },
+  { subpath: './languages', name: 'element/languages/index', node: false },
   { subpath: './server', name: 'server/index', node: true },
   { subpath: './sandbox', name: 'sandbox/index', node: true },
 ];
@@ -30,14 +32,21 @@ export const CLI = 'sandbox/cli';
 /** The script-tag bundles: self-contained, minified, Lit inside. */
 export const BUNDLES = { esm: 'pay-form.min.js', iife: 'pay-form.iife.min.js' } as const;
 
-/** The script-tag bundles' entry (under src/): defines the tag and exposes the class only. */
-export const SCRIPT_TAG_ENTRY = 'element/script-tag';
+/** The script-tag bundles' entries (under src/): each defines the tag and exposes the class only; the ES
+ *  module's also fetches the page's language from beside itself (script-tag-module.ts). */
+export const SCRIPT_TAG_ENTRIES = { esm: 'element/script-tag-module', iife: 'element/script-tag' } as const;
+
+/** The element's words in each form language but English, one script-tag file each (dist/pay-form.{tag}.js,
+ *  from src/element/languages/), for a classic-script page's tag or the ES module bundle's fetch. */
+export const LANGUAGE_FILES: readonly string[] = Object.keys(FORM_LANGUAGE_OF)
+  .filter((tag) => tag !== 'en')
+  .map((tag) => `pay-form.${tag}.js`);
 
 /** The return page's script (src/element/return-on-load.ts): self-contained, minified, no Lit. */
 export const RETURN_BUNDLE = 'pay-form-return.min.js';
 
 /** Every file a page loads by a script tag, each with its SRI hash in the README. */
-export const SCRIPT_FILES: readonly string[] = [...Object.values(BUNDLES), RETURN_BUNDLE];
+export const SCRIPT_FILES: readonly string[] = [...Object.values(BUNDLES), RETURN_BUNDLE, ...LANGUAGE_FILES];
 
 /** What npm users install beside pay-form: never bundled into the npm modules. */
 export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'] as const;

@@ -3,11 +3,11 @@
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token-controller.js';
-import type { PayFormTexts } from './texts.js';
+import { DEFAULT_TEXTS, type PayFormTexts } from './texts.js';
 import { DEFAULT_SETTLE_TIMEOUT, MAX_TIMER_MS } from './settle-controller.js';
 
 export const DEFAULT_LOAD_TIMEOUT = 15000;
-export const DEFAULT_FRAME_TITLE = 'Payment form';
+export const DEFAULT_FRAME_TITLE = DEFAULT_TEXTS.title;
 export { DEFAULT_SETTLE_TIMEOUT };
 
 /** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
@@ -36,6 +36,7 @@ const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor |
   settleTimeout: [Number, DEFAULT_SETTLE_TIMEOUT],
   awaitSettled: [Boolean, false],
   texts: [Object],
+  language: [String],
   fetchToken: [],
 };
 
@@ -59,7 +60,8 @@ const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) =>
  * @attr status-url - The merchant's status endpoint, same origin as the page: from the moment the form is shown (or, with `await-settled`, at once) it is asked for the verified status of `order-ref`'s attempt, and `pay-form-settled` fires, with or without a return page's result.
  * @attr settle-timeout - Milliseconds to wait for the verified status after a result (or from `settle()`/`await-settled`) before `pay-form-error` `settle-timeout`; default 60000.
  * @attr await-settled - Boolean, for the return page of a redirect flow: ask `status-url` as soon as it and `order-ref` are set, without a framed result.
- * @attr texts - JSON: the words the element shows and announces, by key (`loading`, `success`, `fail`, `close`, or an error code), in place of the English defaults.
+ * @attr texts - JSON: the words the element shows and announces, by key (`loading`, `success`, `fail`, `close`, `title`, or an error code), in place of those of its language.
+ * @attr language - A BCP 47 tag (`ru`, `de-AT`): the element's language and the form's, in place of the page's `lang`.
  * @attr state - Reflected, read-only: `idle`, `loading`, `open`, `success`, `fail`, `closed` or `error`.
  */
 export class PayFormProperties extends ReactiveElement {
@@ -99,11 +101,17 @@ export class PayFormProperties extends ReactiveElement {
   /** @default false */
   declare awaitSettled: boolean;
   /**
-   * The words the element shows and announces (docs/element.md, Accessibility), by key: any key left
-   * out, or not a string, keeps its English default from `DEFAULT_TEXTS`.
+   * The words the element shows and announces (docs/element.md, Language), by key: any key left out
+   * keeps its text in the element's language (else English, `DEFAULT_TEXTS`); a value that is not a string is English.
    * @default null
    */
   declare texts: Partial<PayFormTexts> | null;
+  /**
+   * The language of the element's words and of the form (docs/element.md, Language), a BCP 47 tag; null
+   * (the default) follows the page: the element's `lang` or its nearest ancestor's, else the browser's.
+   * @default null
+   */
+  declare language: string | null;
   /**
    * For SPAs: used instead of token-url when set; resolves to `{ key }` or `{ redirect_url }`.
    * @default null

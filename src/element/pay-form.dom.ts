@@ -30,12 +30,12 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
 /**
  * The modal dialog around the iframe, with the element's status in its bar: content outside a modal
  * dialog is inert, so the status must be inside to be seen and heard, and it describes the dialog so
- * that opening it reads out "loading". `close` names the close button; `dismiss` runs for it and
- * for the dialog's close (Escape, or the browser closing it).
+ * that opening it reads out "loading". `dismiss` runs for the close button and for the dialog's close
+ * (Escape, or the browser closing it).
  */
-export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, close: string, dismiss: () => void): HTMLDialogElement {
-  // aria-label names the button; the glyph is only what the eye sees.
-  const button = element('button', { part: 'close-button', type: 'button', 'aria-label': close }, '×');
+export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
+  // aria-label names the button (nameModal, at each update); the glyph is only what the eye sees.
+  const button = element('button', { part: 'close-button', type: 'button' }, '×');
   button.onclick = dismiss;
   const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
   // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
@@ -43,7 +43,17 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, clos
   return dialog;
 }
 
-/** Puts `text` in a live region as text (never markup). Only a change is written: whatever is written into a live region is read out again. */
-export function say(region: HTMLElement, text: string): void {
+/** Names the modal and its close button, each [name, language]: a screen reader reads a name in its language's voice. */
+export function nameModal(dialog: HTMLElement, name: [string, string], close: [string, string]): void {
+  named(dialog, name);
+  named(dialog.querySelector('button')!, close);
+}
+
+const named = (node: Element, [name, lang]: [string, string]) => setAttributes(node, { 'aria-label': name, lang });
+
+/** Puts `text` in a live region as text (never markup), marked as in `lang`, so a screen reader reads it in that language's voice.
+ *  Only a change is written: whatever is written into a live region is read out again. */
+export function say(region: HTMLElement, [text, lang = '']: [string, string?]): void {
+  region.lang = lang;
   if (region.textContent !== text) region.textContent = text;
 }

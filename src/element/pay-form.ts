@@ -5,9 +5,10 @@ import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEven
 import { checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FocusReturnController } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
+import { languageOf, textOf } from './language.js';
 import { isResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
-import { createModal, element, say, setAttributes } from './pay-form.dom.js';
+import { createModal, element, nameModal, say, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
@@ -160,6 +161,8 @@ export class PayForm extends PayFormProperties {
     const root = this.renderRoot;
     const frame = this.#watch.frame;
     const status = this.#status;
+    const lang = languageOf(this);
+    const text = (key: PayFormTextKey) => textOf(this, key, lang);
     let shown = this.#shown;
     const isNew = shown !== frame;
     if (isNew) {
@@ -169,27 +172,25 @@ export class PayForm extends PayFormProperties {
       if ((shown = this.#shown = frame)) {
         // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
         const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-        frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, this.#text('close'), dismiss);
+        frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, dismiss);
       }
     }
     const said = this.#settle.offline && this.#settle.running ? 'offline' : this.#state;
-    say(status, said in DEFAULT_TEXTS ? this.#text(said as PayFormTextKey) : '');
-    say(this.#alert, this.#error ? this.#text(this.#error) : '');
+    say(status, said in DEFAULT_TEXTS ? text(said as PayFormTextKey) : ['']);
+    say(this.#alert, this.#error ? text(this.#error) : ['']);
     if (!shown) return;
     const { iframe, node } = shown as Frame & { node: HTMLElement };
-    const title = this.frameTitle || DEFAULT_FRAME_TITLE;
-    // Set before the iframe is inserted, so before it starts loading.
-    setAttributes(iframe, { title, sandbox: this.frameSandbox });
-    if (node !== iframe) setAttributes(node, { 'aria-label': title });
+    // A frame-title of the page's own, else the `title` text in the element's language.
+    const own = this.frameTitle !== DEFAULT_FRAME_TITLE && this.frameTitle;
+    const name: [string, string] = own ? [own, lang] : text('title');
+    // Set before the iframe is inserted, so before it starts loading; again at each update, for a language's words that came since.
+    setAttributes(iframe, { title: name[0], lang: name[1], sandbox: this.frameSandbox });
+    if (node !== iframe) nameModal(node, name, text('close'));
     if (!isNew) return;
     root.append(node);
     // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
     // focus steps), so the form is always closed through dialog.close() before it is removed.
     if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
-  }
-
-  #text(key: PayFormTextKey): string {
-    return this.texts?.[key] ?? DEFAULT_TEXTS[key];
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -213,7 +214,7 @@ export class PayForm extends PayFormProperties {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
       if (base?.ok === false) return this.#fail(base);
       this.#setState('loading');
-      void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT));
+      void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT), languageOf(this));
     } else this.#setState('idle');
   }
 

@@ -1,13 +1,16 @@
-// The words the element shows and announces, keyed by what they are for, in English. A page replaces
-// any of them with the `texts` property (or attribute, as JSON) (docs/element.md, Accessibility). They speak to the shopper: the error code and the developer's
+// The words the element shows and announces, keyed by what they are for, in English: the other
+// languages are in languages/, and a page replaces any text with the `texts` property (or attribute,
+// as JSON) (docs/element.md, Language). They speak to the shopper: the error code and the developer's
 // message stay in the event's detail and are never shown.
 import type { ElementErrorCode } from '../service/error-codes.js';
 
 /**
+/**
  * A status (`loading`, `success`, `fail`, and `offline` while a status wait waits for the network), the
- * modal's Close button's accessible name (`close`), or an error in the shopper's words, one per error code.
+ * modal's Close button's accessible name (`close`), the form's default accessible name (`title`, in
+ * place of the default `frame-title`), or an error in the shopper's words, one per error code.
  */
-export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'offline' | 'close' | ElementErrorCode;
+export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'offline' | 'close' | 'title' | ElementErrorCode;
 
 export type PayFormTexts = Record<PayFormTextKey, string>;
 
@@ -22,6 +25,7 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   fail: 'Payment declined. Please try again.',
   offline: 'You are offline. The payment will be checked when you are back online.',
   close: 'Close',
+  title: 'Payment form',
   'invalid-base-url': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,
   'invalid-redirect-url': UNAVAILABLE,

@@ -33,6 +33,7 @@ export {
   type JsonValue,
   type JsonObject,
 } from '../service/signature.js';
+export { FORM_LANGUAGE_OF, formLanguage } from '../service/language.js';
 export {
   PAYOUT_CURRENCIES,
   PAYOUT_METHODS,

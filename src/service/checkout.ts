@@ -2,9 +2,11 @@
 // what the browser sends to the token endpoint, what it answers, how the element asks the status
 // endpoint and what that answers. Written once here; the element and pay-form/server both use it.
 
-/** What the browser POSTs to token-url: the order reference only, so the browser never names an amount. */
+/** What the browser POSTs to token-url: the order reference and the page's language, so the browser never names an amount. */
 export interface TokenRequestBody {
   order_ref?: string;
+  /** The page's language as a BCP 47 tag (docs/element.md, Language); the token handler sends the service its form language. */
+  language?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The script-tag bundles as a merchant's page loads them: from the README's own <script> tag, with its
 // integrity hash (the browser refuses a file whose hash differs), into a page with nothing else.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { mount, waitForEvent } from './helpers.js';
 
@@ -43,6 +43,24 @@ async function loadInFrame(scriptTag: string, serviceOrigin: string): Promise<Lo
   return loaded;
 }
 
+/** What a bundle's element says on a page in `lang` when refused at once (an ftp: base URL): the alert and its lang. */
+async function speaksIn(lang: string, scriptTags: string[], serviceOrigin: string): Promise<{ errors: string[]; alert: [string, string] }> {
+  const frame = document.createElement('iframe');
+  frame.srcdoc = `<!doctype html><html lang="${lang}"><script>window.errors = []; addEventListener('error', (e) => errors.push(String(e.message || e.target?.src)), true);</script>${scriptTags.map((tag) => `${tag}</script>`).join('')}<pay-form base-url="ftp://${new URL(serviceOrigin).host}" key="K"></pay-form>`;
+  document.body.append(frame);
+  await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const win = frame.contentWindow as (Window & { errors: string[] }) | null;
+  if (win === null) throw new Error('no frame window');
+  const alertOf = () => win.document.querySelector('pay-form')?.shadowRoot?.querySelector<HTMLElement>('[role="alert"]');
+  // The ES module bundle renders again once its language's file has come: wait for a lang other than the first English, a little.
+  await waitUntil(() => alertOf()?.textContent, 'the alert', { timeout: 4000 });
+  await waitUntil(() => alertOf()?.lang !== 'en' || lang === 'pt-BR', 'the language', { timeout: 2000 }).catch(() => undefined);
+  const alert = alertOf()!;
+  const said = { errors: win.errors.filter((e) => !e.includes('pay-form.ru.js')), alert: [alert.textContent ?? '', alert.lang] as [string, string] };
+  frame.remove();
+  return said;
+}
+
 describe('script-tag bundles', () => {
   let service = '';
   before(async () => {
@@ -69,6 +87,22 @@ describe('script-tag bundles', () => {
     const loaded = await loadInFrame(tag, service);
     expect(loaded.defined).to.equal(false);
     expect(loaded.frameSrc).to.equal(null);
+  });
+
+  it('<html lang="ru">: the ES module bundle fetches pay-form.ru.js from beside itself; the classic script takes the README tag of it', async () => {
+    const ru = await import('../../src/element/languages/ru.js');
+    for (const tags of [[await readmeScriptTag('pay-form.min.js')], [await readmeScriptTag('pay-form.ru.js'), await readmeScriptTag('pay-form.iife.min.js')]]) {
+      const said = await speaksIn('ru', tags, service);
+      expect(said).to.deep.equal({ errors: [], alert: [ru.ru['invalid-base-url'], 'ru'] });
+    }
+  });
+
+  it('a language the element has no file for (pt-BR), or whose file fails (blocked by its hash), is English, marked en, never empty', async () => {
+    const english = { errors: [], alert: ['Payment is unavailable. Please contact the shop.', 'en'] };
+    expect(await speaksIn('pt-BR', [await readmeScriptTag('pay-form.min.js')], service)).to.deep.equal(english);
+    const forged = (await readmeScriptTag('pay-form.ru.js')).replace(/integrity="sha384-[^"]+"/, `integrity="sha384-${'A'.repeat(64)}"`);
+    const said = await speaksIn('ru', [forged, await readmeScriptTag('pay-form.iife.min.js')], service);
+    expect(said.alert).to.deep.equal(english.alert);
   });
 
   it("the return page's script, on docs/element.md's return page (its README hash, a CSP with no inline script), reports the result to the framing element and shows that result", async () => {

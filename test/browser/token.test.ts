@@ -21,7 +21,7 @@ describe('<pay-form token-url>', () => {
     await executeServerCommand('token-requests-clear');
   });
 
-  it('POSTs {"order_ref": ...} as JSON with same-origin credentials once, then frames the key', async () => {
+  it('POSTs {"order_ref": ..., "language": ...} as JSON with same-origin credentials once, then frames the key', async () => {
     const { service } = await origins();
     document.cookie = 'merchant_session=abc; path=/';
     const { el, events } = await mount({
@@ -39,8 +39,9 @@ describe('<pay-form token-url>', () => {
     const seen = await tokenRequests();
     expect(seen).to.have.length(1);
     expect(seen[0]).to.include({ method: 'POST', path: '/__token/raw', contentType: 'application/json' });
-    expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({ order_ref: 'ORDER-42' });
-    expect(seen[0]?.body).to.equal('{"order_ref":"ORDER-42"}');
+    // No lang on this page: the browser's preferred language (language.test.ts proves the rest).
+    expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({ order_ref: 'ORDER-42', language: navigator.language });
+    expect(seen[0]?.body).to.equal(`{"order_ref":"ORDER-42","language":"${navigator.language}"}`);
     expect(seen[0]?.cookie).to.include('merchant_session=abc');
     document.cookie = 'merchant_session=; max-age=0; path=/';
   });
@@ -64,11 +65,11 @@ describe('<pay-form token-url>', () => {
     expect(viaUrl.el.state).to.equal('error');
   });
 
-  it('sends {} without order-ref', async () => {
+  it('sends no order_ref without order-ref', async () => {
     const { service } = await origins();
     const { events } = await mount({ 'base-url': service, 'token-url': answer(JSON.stringify({ key: 'plain-t2' })) });
     await waitForEvent(events, 'pay-form-open');
-    expect((await tokenRequests())[0]?.body).to.equal('{}');
+    expect((await tokenRequests())[0]?.body).to.equal(`{"language":"${navigator.language}"}`);
   });
 
   it('a { redirect_url } answer goes through pay-form-redirect', async () => {
@@ -199,10 +200,10 @@ describe('<pay-form> fetchToken', () => {
     await executeServerCommand('token-requests-clear');
   });
 
-  it('is called once with the order reference and a signal, instead of token-url', async () => {
+  it('is called once with the order reference, the language and a signal, instead of token-url', async () => {
     const { service } = await origins();
-    const calls: { orderRef: string | null; signal: AbortSignal }[] = [];
-    const { el, events } = await mount({ 'base-url': service, 'order-ref': 'O-9', 'token-url': '/__token/hang' }, (form) => {
+    const calls: { orderRef: string | null; language: string; signal: AbortSignal }[] = [];
+    const { el, events } = await mount({ 'base-url': service, 'order-ref': 'O-9', 'token-url': '/__token/hang', language: 'kk-KZ' }, (form) => {
       form.fetchToken = async (context) => {
         calls.push(context);
         return { key: 'plain-f1' };
@@ -213,6 +214,7 @@ describe('<pay-form> fetchToken', () => {
     await el.updateComplete;
     expect(calls).to.have.length(1);
     expect(calls[0]?.orderRef).to.equal('O-9');
+    expect(calls[0]?.language).to.equal('kk-KZ');
     expect(calls[0]?.signal).to.be.instanceOf(AbortSignal);
     expect(frameOf(el)?.src).to.equal(`${service}/api/jsapi/open/plain-f1/`);
     expect(await tokenRequests()).to.have.length(0);

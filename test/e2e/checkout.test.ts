@@ -148,7 +148,7 @@ test('the redirect_url site setting: the element follows redirect_url; Decline s
 test('the token answer carries the key and its attempt only: no secret, no amount', async () => {
   const { orderRef } = await checkout({ product: 'mug' });
   await frame().getByRole('button', { name: 'Pay' }).waitFor();
-  assert.deepEqual(tokens.map((t) => t.request), [{ order_ref: orderRef }], 'the page names the order, nothing more');
+  assert.deepEqual(tokens.map((t) => t.request), [{ order_ref: orderRef, language: 'en' }], "the page names the order and its language, nothing more");
   assert.deepEqual(Object.keys(tokens[0]?.answer as object).sort(), ['attempt', 'key'], 'a key and the attempt it starts');
   const order = orders[0]?.request as Record<string, unknown>;
   assert.equal('amount' in order, false, 'the order the page creates names no amount either');

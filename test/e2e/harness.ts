@@ -141,13 +141,13 @@ export async function verifiedCallback(demo: Demo, page: Page | EnginePage, orde
 
 export type ShopDisplay = 'inline' | 'modal' | 'redirect';
 
-/** In any engine: opens the shop, picks the product (and currency) and the display, and presses Pay. */
-export async function checkoutIn(page: EnginePage, demo: Demo, choices: { product: string; currency?: string; display: ShopDisplay }): Promise<void> {
+/** In any engine: opens the shop, picks its language (the picker's tag), the product (and currency) and the display, and presses Pay. */
+export async function checkoutIn(page: EnginePage, demo: Demo, choices: { product: string; currency?: string; display: ShopDisplay; language?: string }): Promise<void> {
   await page.goto(`${demo.url}/`);
   await waitUntil(page, () => !(document.querySelector('#pay') as HTMLButtonElement).disabled, null, 'the shop to load');
-  await page.evaluate(({ product, currency }) => {
-    for (const [name, value] of Object.entries({ product, currency })) {
-      const select = document.querySelector<HTMLSelectElement>(`select[name=${name}]`);
+  await page.evaluate(({ product, currency, language }) => {
+    for (const [selector, value] of Object.entries({ 'select[name=product]': product, 'select[name=currency]': currency, '#page-language': language })) {
+      const select = document.querySelector<HTMLSelectElement>(selector);
       if (!select || value === undefined) continue;
       select.value = value;
       select.dispatchEvent(new Event('change', { bubbles: true }));

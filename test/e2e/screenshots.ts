@@ -1,7 +1,8 @@
 // `npm run screenshots`: the docs' pictures of the demo, taken with the end-to-end tooling (the real
 // demo, the sandbox) in each engine (TEST_ENGINES picks some), so they show what `npm start` shows
 // there: docs/demo-{inline,success,modal,return}.png from Chromium, the same with -firefox and -webkit
-// from the other two, and docs/sandbox-form.png (Chromium, a phone-sized window).
+// from the other two, docs/sandbox-form.png (Chromium, a phone-sized window), and the page in two
+// other languages (Chromium): docs/demo-ru.png (the form inline) and docs/demo-kk.png (an order paid twice).
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { selectedEngines, type Engine } from '../support/browsers/engines.mjs';
@@ -42,6 +43,25 @@ async function pictures(engine: Engine, browser: EngineBrowser, demo: Demo): Pro
     await page.close();
   }
   if (engine !== 'chromium') return;
+  const other = await browser.newPage({ width: 1280, height: 1100 });
+  try {
+    await checkoutIn(other, demo, { product: 'grinder', currency: 'RUB', display: 'inline', language: 'ru' });
+    await waitForText(other, '#events li', 'pay-form-ready');
+    await other.evaluate(() => scrollTo(0, 0), null);
+    await still();
+    await other.screenshot(`${DOCS}demo-ru.png`);
+    // Paid, then the same order again: the element says, in Kazakh, that the order is already paid.
+    await checkoutIn(other, demo, { product: 'beans', currency: 'USD', display: 'inline', language: 'kk' });
+    await other.click({ button: 'Төлеу', in: 'form' });
+    await waitForText(other, '#confirmed', 'Дүкен төлемді растады');
+    await other.click({ css: '#again' });
+    await waitUntil(other, () => document.querySelector('pay-form')?.getAttribute('state') === 'error', null, 'the order-paid alert');
+    await other.evaluate(() => scrollTo(0, 0), null);
+    await still();
+    await other.screenshot(`${DOCS}demo-kk.png`);
+  } finally {
+    await other.close();
+  }
   const phone = await browser.newPage({ width: 390, height: 640 });
   try {
     await checkoutIn(phone, demo, { product: 'beans', display: 'redirect' });

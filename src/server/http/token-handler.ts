@@ -12,6 +12,7 @@ import { fn, timerMilliseconds } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions } from '../telemetry/observer.js';
 import { instrumented, traced, type Step } from '../telemetry/otel.js';
 import { orderAttributes } from '../telemetry/attributes.js';
+import { formLanguage } from '../../service/language.js';
 
 export type { TokenRequestBody };
 
@@ -53,7 +54,7 @@ const UNAVAILABLE = failure(503, 'Payment could not be started', { 'retry-after'
 /**
  * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`: the order's live attempt, or a new one.
  * Failures: 405 not POST; 400 wrong content type or JSON (the service's message), or order_ref not a
- * string; 413 body over 64 KiB; 404 resolve returned null; 409 the order is paid (resolve said so, or
+ * string, or language not a string; 413 body over 64 KiB; 404 resolve returned null; 409 the order is paid (resolve said so, or
  * the store knows it, also when it got paid while this request obtained a key); 400 resolve threw; 500
  * resolve's params broke the field rules, or the service refused the merchant's credentials (both the
  * merchant's setup); 502 the service failed (ApiError, SignatureError, NetworkError, TimeoutError,
@@ -129,7 +130,10 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     if (input instanceof Answer) return input;
     const orderRef = input['order_ref'];
     if (orderRef !== undefined && typeof orderRef !== 'string') return failure(400, 'order_ref must be a string');
+    const language = input['language'];
+    if (language !== undefined && typeof language !== 'string') return failure(400, 'language must be a string');
     const body: TokenRequestBody = orderRef === undefined ? {} : { order_ref: orderRef };
+    if (language !== undefined) body.language = language;
 
     const request = incoming.request();
     let params: ResolvedOrder;
@@ -146,8 +150,10 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       return failure(500, 'Payment could not be started');
     }
     try {
+      // The page's language as the form's, unless the merchant's resolve chose one (docs/server.md, Token endpoint).
+      const hint = language === undefined || params.language !== undefined ? {} : { language: formLanguage(language) };
       span.set({ 'pay_form.order_ref': params.request_id });
-      return await payable(params, params.request_id, span);
+      return await payable({ ...params, ...hint }, params.request_id, span);
     } catch (error) {
       onError(error);
       return UNAVAILABLE;

@@ -34,3 +34,20 @@ for (const name of ['element/react.js']) {
     assert.match(code, /^["']use client["'];/);
   });
 }
+
+test("pay-form/languages: a bundle keeps the languages a page imports and drops the others", async () => {
+  distFile('element/languages/index.js');
+  const result = await build({
+    stdin: { contents: `import { addLanguages, ru } from 'pay-form/languages'; addLanguages({ ru });`, resolveDir: root.pathname },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    minify: true,
+    charset: 'utf8',
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.text ?? '';
+  assert.ok(code.includes('Загружаем форму оплаты…'), 'Russian is kept');
+  for (const other of ['Zahlungsformular', 'Завантажуємо', 'Төлем', 'Ödəniş', 'Memuat', 'भुगतान']) assert.ok(!code.includes(other), `${other}… is dropped`);
+});

@@ -13,7 +13,8 @@ import {
   type TokenParams,
   type TokenRequestBody,
 } from '../../../../src/server/index.js';
-import { answerSigned, clientFor, happyService, SECRET, startServer, startService, TOKEN, type Service } from '../../../support/servers/service.js';
+import { answerSigned, clientFor, happyService, MERCHANT, SECRET, startServer, startService, TOKEN, type Service } from '../../../support/servers/service.js';
+import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
 
 let upstream: Service;
 let merchant: { url: string; close(): Promise<void> };
@@ -281,5 +282,54 @@ describe('handlers in a Fetch runtime (no node adapter)', () => {
       new Request('http://m.test/t', { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamed, duplex: 'half' } as RequestInit),
     );
     assert.equal(endless.status, 413, 'an endless stream is cut off at the cap');
+  });
+});
+
+describe('token handler: the page language (src/service/language.ts), as the sandbox records it', () => {
+  let sandbox: Sandbox;
+  let shop: { url: string; close(): Promise<void> };
+  const bodies: TokenRequestBody[] = [];
+  before(async () => {
+    sandbox = await startSandbox({ merchantId: MERCHANT, secret: SECRET, port: 0 });
+    const handler = createTokenHandler({
+      client: clientFor(sandbox.url, { maxRetries: 0 }),
+      store: new MemoryCallbackStore(),
+      resolve: (_request, body) => {
+        bodies.push(body);
+        // The merchant's own choice for this order wins over the page's.
+        return { ...TOKEN, request_id: body.order_ref ?? 'order-1', ...(body.order_ref === 'kazakh-order' ? { language: 'KZ' } : {}) };
+      },
+    });
+    shop = await startServer(toNodeHandler(handler));
+  });
+  after(() => Promise.all([sandbox.close(), shop.close()]));
+
+  const languageFor = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${shop.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    const { attempt } = (await response.json()) as { attempt: string };
+    return sandbox.invoices().find((invoice) => invoice.request_id.endsWith(`~${attempt}`))?.language;
+  };
+
+  test("the page's tag becomes the form's language; resolve sees the tag as sent", async () => {
+    const table: [string, string][] = [['ru', 'RU'], ['de-AT', 'DE'], ['uk', 'UA'], ['kk', 'KZ'], ['az-Latn', 'AZ'], ['id', 'IN'], ['hi', 'ID'], ['pt-BR', 'EN'], ['en-US', 'EN']];
+    for (const [tag, code] of table) assert.equal(await languageFor({ order_ref: `order-${tag}`, language: tag }), code, tag);
+    assert.deepEqual(bodies.at(-1), { order_ref: 'order-en-US', language: 'en-US' });
+  });
+
+  test("resolve's language wins over the page's; no hint sends none (the service's default)", async () => {
+    assert.equal(await languageFor({ order_ref: 'kazakh-order', language: 'ru' }), 'KZ');
+    assert.equal(await languageFor({ order_ref: 'no-hint' }), undefined);
+    assert.deepEqual(bodies.at(-1), { order_ref: 'no-hint' });
+  });
+
+  test('a language that is not a string: 400, resolve not asked', async () => {
+    const asked = bodies.length;
+    for (const language of [5, null, ['ru'], { tag: 'ru' }]) {
+      const response = await fetch(`${shop.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order_ref: 'x', language }) });
+      assert.equal(response.status, 400, JSON.stringify(language));
+      assert.deepEqual(await response.json(), { success: false, message: 'language must be a string' });
+    }
+    assert.equal(bodies.length, asked);
   });
 });

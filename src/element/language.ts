@@ -1,0 +1,40 @@
+// The element's language, found as the platform finds it, and its words in that language
+// (docs/element.md, Language). Read again at every render and every token request, so a single-page app
+// that switches <html lang> gets its next checkout in the new language; no observer is kept. The
+// languages' texts live outside the element (languages/, dist/pay-form.{tag}.js for script-tag pages),
+// in one registry on the page: a text a language lacks, or a language whose texts never came, is English.
+import { DEFAULT_TEXTS, type PayFormTextKey, type PayFormTexts } from './texts.js';
+
+declare global {
+  /** Each language's texts by primary language subtag (`ru`, `de`, …): written by dist/pay-form.{tag}.js and addLanguages(). */
+  // eslint-disable-next-line no-var
+  var PayFormLanguages: Record<string, Partial<PayFormTexts>> | undefined;
+}
+
+/** Fetches a language's texts the page has not registered, then calls `done`; set by the ES module bundle only (script-tag.ts). */
+let fetchTexts: ((tag: string, done: () => void) => unknown) | undefined;
+
+export function fetchLanguagesWith(fetch: typeof fetchTexts): void {
+  fetchTexts = fetch;
+}
+
+type Host = HTMLElement & { language: string | null; texts: Partial<PayFormTexts> | null };
+
+/** The element's `language`, else its language as `:lang()` finds it: its own `lang` or the nearest
+ *  ancestor's, across shadow roots up to `<html lang>`; else (none, or `lang=""`) the browser's first preferred one. */
+export function languageOf(host: Host): string {
+  return host.language || langAbove(host) || navigator.language;
+}
+
+/** The `lang` of the nearest element that has one, from `node` up, out of each shadow root to its host. */
+const langAbove = (node: Element | undefined): string | undefined =>
+  node && (node.closest<HTMLElement>('[lang]')?.lang ?? langAbove((node.getRootNode() as ShadowRoot).host));
+
+/** The text for `key` in `lang` and the language it is in: the host's `texts`, else the language's, else English. */
+export function textOf(host: Host & { requestUpdate(): void }, key: PayFormTextKey, lang: string): [text: string, lang: string] {
+  const tag = lang.split('-')[0]!.toLowerCase();
+  const texts = globalThis.PayFormLanguages?.[tag];
+  if (!texts) fetchTexts?.(tag, () => host.requestUpdate());
+  const text = host.texts?.[key] ?? texts?.[key];
+  return typeof text == 'string' ? [text, lang] : [DEFAULT_TEXTS[key], 'en'];
+}
