@@ -9,6 +9,7 @@ import { checkHttpUrl } from '../src/service/form-url.js';
 import { PaymentClient } from '../src/server/index.js';
 import { CHECKOUT_PREFIX, DemoBackend, type DemoBackendConfig } from './backend.js';
 import { demoRedisStore, describeRedis, redisFromEnv, type DemoRedis } from './backend-redis.js';
+import { demoTelemetry, type DemoTelemetry } from './telemetry.js';
 
 export interface DemoBackendOptions {
   /** Where PAY_FORM_* settings are read; default process.env (read when the server starts). */
@@ -83,6 +84,7 @@ interface Running {
 export function demoBackend(options: DemoBackendOptions = {}): Plugin {
   let running: Promise<Running> | undefined;
   let stopped = false;
+  let telemetry: DemoTelemetry | undefined;
 
   const stop = async () => {
     if (stopped || !running) return;
@@ -91,6 +93,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
     backend?.close();
     await sandbox?.close();
     await redis?.close();
+    await telemetry?.close();
   };
 
   return {
@@ -100,6 +103,8 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
       const httpServer = server.httpServer;
       if (!httpServer) throw new DemoConfigError("the demo backend needs Vite's own HTTP server, not middleware mode");
       const env = options.env ?? process.env;
+      // Each order's timeline in this terminal, drawn from pay-form's spans (and to OTEL_EXPORTER_OTLP_ENDPOINT when set).
+      telemetry = demoTelemetry(env, (line) => server.config.logger.info(line));
       // A half-set environment stops `npm start` at once, before anything listens.
       const real = serviceFromEnv(env);
       const configuredOrigin = shopOriginFromEnv(env);
@@ -136,7 +141,8 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
             server.config.logger.info(
               `\n  pay-form demo: open ${shopOrigin}/ and press Pay\n` +
                 `  payment service: ${service}\n  callbacks are received at ${callbackUrl}\n` +
-                `  callbacks and verified statuses are kept ${redisSpec ? describeRedis(redisSpec) : 'in memory'}\n`,
+                `  callbacks and verified statuses are kept ${redisSpec ? describeRedis(redisSpec) : 'in memory'}\n` +
+                `  each paid order's timeline is printed here${env.OTEL_EXPORTER_OTLP_ENDPOINT ? `, its spans sent to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}\n`,
             );
             resolve(started);
           }, reject);
@@ -147,7 +153,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
 
       server.middlewares.use((req, res, next) => {
         if (!req.url?.startsWith(CHECKOUT_PREFIX) || !running) return next();
-        running.then(({ backend }) => backend.middleware(req, res, next), next);
+        running.then(({ backend }) => telemetry!.request(req, res, () => backend.middleware(req, res, next)), next);
       });
     },
     transformIndexHtml: {

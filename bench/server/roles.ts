@@ -15,7 +15,10 @@ import type { AddressInfo } from 'node:net';
 import { MERCHANT, SECRET, TOKEN_PARAMS } from './shared.js';
 
 // The shipped build (run `npm run build` first), as a merchant runs it; typed from its source.
-const DIST = new URL('../../dist/server/index.js', import.meta.url).href;
+// bench/telemetry names another build (PAY_FORM_BENCH_SERVER) and may register an OpenTelemetry SDK
+// first (PAY_FORM_BENCH_SDK, a module to import).
+const DIST = process.env['PAY_FORM_BENCH_SERVER'] ?? new URL('../../dist/server/index.js', import.meta.url).href;
+if (process.env['PAY_FORM_BENCH_SDK']) await import(process.env['PAY_FORM_BENCH_SDK']);
 const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, MemoryCallbackStore, PaymentClient, signed, toNodeHandler } =
   (await import(DIST)) as typeof import('../../src/server/index.js');
 

@@ -5,87 +5,10 @@
 // subject's process spends per request (process.cpuUsage over IPC, before and after), and unbounded
 // (`connections` connections) for its throughput. Ratios are taken within a round, then summarised
 // over rounds as median (min–max).
-import { fork, type ChildProcess } from 'node:child_process';
-import { createHmac } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { canonicalJson } from '../../src/service/signature.js';
 import { machine, median, report, spread } from '../stats.js';
-import { SECRET } from './shared.js';
+import { callbackRequest, children, measure, start, tokenRequest, usage, type Sample, type Subject } from './subjects.js';
 
 const [rounds = 5, seconds = 5, rate = 1000, connections = 10] = process.argv.slice(2).map(Number);
-const ROLES = fileURLToPath(new URL('./roles.ts', import.meta.url));
-const children: ChildProcess[] = [];
-
-interface Child {
-  url: string;
-  child: ChildProcess;
-}
-
-function start(role: string, upstream = ''): Promise<Child> {
-  const child = fork(ROLES, [role, upstream], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ url: (m as { url: string }).url, child }));
-    child.once('exit', (code) => reject(new Error(`${role} exited with ${String(code)}`)));
-  });
-}
-
-function usage(child: ChildProcess): Promise<{ cpu: number; rss: number }> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as { cpu: number; rss: number }));
-    child.send('usage');
-  });
-}
-
-const json = { 'content-type': 'application/json' };
-const tokenRequest: Partial<autocannon.Options> = { headers: json, body: JSON.stringify({ order_ref: 'order-42' }) };
-// Every callback is distinct (so each is verified and handed over, no repeat short-cut), signed as the
-// service signs it, made as it is sent: no list of bodies grows with the run.
-let nextCallback = 0;
-function callbackBody(): string {
-  const n = nextCallback++;
-  const payload = { invoice_id: `inv-${n}`, request_id: `order-${n}`, status: 'success', amount: 1500, currency: 'USD' };
-  return JSON.stringify({ ...payload, signature: createHmac('sha256', SECRET).update(canonicalJson(payload), 'utf8').digest('hex') });
-}
-const callbackRequest: Partial<autocannon.Options> = {
-  headers: json,
-  requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: callbackBody() }) }],
-};
-
-interface Subject {
-  name: string;
-  child: Child;
-  options: Partial<autocannon.Options>;
-}
-
-interface Sample {
-  /** CPU µs of the subject's process per 2xx answer, at the fixed offered load. */
-  cpu: number;
-  /** Answers per second actually served at the fixed load (below `rate` when it cannot keep up). */
-  served: number;
-  p50: number;
-  p99: number;
-  /** Unbounded: 2xx answers per second. */
-  rps: number;
-  bad: number;
-}
-
-async function measure(subject: Subject, duration: number): Promise<Sample> {
-  const base = { url: subject.child.url, method: 'POST', duration, ...subject.options };
-  const before = await usage(subject.child.child);
-  const fixed = await autocannon({ ...base, connections, overallRate: rate });
-  const after = await usage(subject.child.child);
-  const max = await autocannon({ ...base, connections });
-  return {
-    cpu: (after.cpu - before.cpu) / Math.max(1, fixed['2xx']),
-    served: fixed['2xx'] / duration,
-    p50: fixed.latency.p50,
-    p99: fixed.latency.p99,
-    rps: max['2xx'] / duration,
-    bad: fixed.non2xx + fixed.errors + fixed.timeouts + max.non2xx + max.errors + max.timeouts,
-  };
-}
 
 try {
   const upstream = await start('upstream');
@@ -104,11 +27,11 @@ try {
     { name: 'callback handler (distinct callbacks)', child: callback, options: callbackRequest },
   ];
   const upstreamStart = await usage(upstream.child);
-  for (const subject of subjects) await measure(subject, 1); // warm-up: JIT, connection pools
+  for (const subject of subjects) await measure(subject, 1, rate, connections); // warm-up: JIT, connection pools
   const samples = new Map<string, Sample[]>(subjects.map((s) => [s.name, []]));
   for (let round = 0; round < rounds; round++) {
     const order = [...subjects.slice(round % subjects.length), ...subjects.slice(0, round % subjects.length)];
-    for (const subject of order) samples.get(subject.name)!.push(await measure(subject, seconds));
+    for (const subject of order) samples.get(subject.name)!.push(await measure(subject, seconds, rate, connections));
     console.error(`round ${round + 1}/${rounds}: ${order.map((s) => s.name.split(' (')[0]).join(' → ')}`);
   }
   const upstreamEnd = await usage(upstream.child);

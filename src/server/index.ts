@@ -115,3 +115,11 @@ export type {
 export type { PayoutRef, PayoutOutcome } from './payouts/payout-guard.js';
 export { toNodeHandler, BodyConsumedError, type NodeHandler, type NodeHandlerOptions, type NodeRequest, type NodeResponse } from './http/node-adapter.js';
 export { MAX_RESPONSE_BYTES } from './client/transport.js';
+export type {
+  PayFormEvent,
+  PayFormObserver,
+  EventSource,
+  CallbackOutcome,
+  PayoutOutcomeName,
+  StatusOutcome,
+} from './telemetry/observer.js';

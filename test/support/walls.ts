@@ -5,10 +5,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export type Room = 'element' | 'service' | 'server' | 'server/client' | 'server/http' | 'server/payouts' | 'server/stores' | 'sandbox';
+export type Room = 'element' | 'service' | 'server' | 'server/client' | 'server/http' | 'server/payouts' | 'server/stores' | 'server/telemetry' | 'sandbox';
 
 /** The server's sub-rooms: a file under src/server/<one of these>/ is in that sub-room, the rest of src/server in `server`. */
-const SUB_ROOMS: readonly string[] = ['server/client', 'server/http', 'server/payouts', 'server/stores'];
+const SUB_ROOMS: readonly string[] = ['server/client', 'server/http', 'server/payouts', 'server/stores', 'server/telemetry'];
 
 /** The room of a path relative to src/ (`server/http/x.ts` is in `server/http`). */
 export function roomOf(file: string): string {
@@ -49,21 +49,25 @@ export const WALLS: Readonly<Record<Room, RoomRule>> = {
   },
   // pay-form/server's top: the public entry (index.ts) gathers the sub-rooms; errors.ts is the one
   // error story every sub-room throws from, and the only top module they may import.
-  server: { rooms: ['service', 'server/client', 'server/http', 'server/payouts', 'server/stores'], packages: serverPackages },
+  server: { rooms: ['service', 'server/client', 'server/http', 'server/payouts', 'server/stores', 'server/telemetry'], packages: serverPackages },
+  // What the other server rooms tell: the observer's events, spans and metrics through
+  // @opentelemetry/api (loaded only by a dynamic import, docs/observability.md). It knows the service's
+  // words and nothing of the rooms that call it.
+  'server/telemetry': { rooms: ['service'], packages: (s) => s === '@opentelemetry/api' },
   // Where state is kept (callback stores, their options, the Redis command shape): never HTTP, never
   // the service client.
   'server/stores': { rooms: ['service', 'server'], only: { server: 'server/errors.js' }, packages: serverPackages },
   // Payouts made once: the payout guard and the ledgers (which keep their state through the stores'
   // building blocks). Never the service client, never HTTP: the client hands the guard its send.
-  'server/payouts': { rooms: ['service', 'server', 'server/stores'], only: { server: 'server/errors.js' }, packages: serverPackages },
+  'server/payouts': { rooms: ['service', 'server', 'server/stores', 'server/telemetry'], only: { server: 'server/errors.js' }, packages: serverPackages },
   // Talking to the service: PaymentClient and its transports; a payout goes through the payouts room's
   // guard. Never HTTP handling.
-  'server/client': { rooms: ['service', 'server', 'server/stores', 'server/payouts'], only: { server: 'server/errors.js' }, packages: serverPackages },
+  'server/client': { rooms: ['service', 'server', 'server/stores', 'server/payouts', 'server/telemetry'], only: { server: 'server/errors.js' }, packages: serverPackages },
   // The merchant's HTTP endpoints: the token handler asks the merchant's PaymentClient for a token,
   // and the callback handler settles the payout ledger from the service's callbacks. Neither the
   // client nor the payouts room imports http.
   'server/http': {
-    rooms: ['service', 'server', 'server/stores', 'server/client', 'server/payouts'],
+    rooms: ['service', 'server', 'server/stores', 'server/client', 'server/payouts', 'server/telemetry'],
     only: { server: 'server/errors.js' },
     packages: serverPackages,
   },

@@ -1,7 +1,6 @@
 // PaymentClient options and their checks. A wrong option is a setup bug, so the client refuses to be
 // made at all (ConfigError listing every bad option) instead of failing on the first payment.
 import { ConfigError } from '../errors.js';
-import type { FieldIssue } from '../../service/fields.js';
 import { checkOptions, count, fn, nonEmptyString, timerMilliseconds, timerMillisecondsOrZero, type OptionCheck, type OptionRule } from '../../service/option-rules.js';
 import { checkBaseUrl } from '../../service/form-url.js';
 import { hmacSigner, hmacVerifier, type Signer, type Verifier } from '../../service/signature.js';
@@ -10,10 +9,9 @@ import { MemoryPayoutLedger } from '../payouts/memory-payout-ledger.js';
 import type { PayoutLedger } from '../payouts/payout-ledger.js';
 import { nodeTransport } from './node-transport.js';
 
-/** A warning about a request that was sent after a documented normalisation. */
-export interface ClientWarning extends FieldIssue {
-  operation: 'obtain_token' | 'payout';
-}
+import { emitter, type ClientWarning, type Emit, type PayFormObserver } from '../telemetry/observer.js';
+
+export type { ClientWarning };
 
 interface CommonOptions {
   /** The service's base address, absolute http(s), e.g. https://pay.example.com */
@@ -29,7 +27,10 @@ interface CommonOptions {
   retryMaxMs?: number;
   /** Sends through this fetch. Without it: node:http with keep-alive on Node, globalThis.fetch elsewhere. */
   fetch?: typeof globalThis.fetch;
-  /** Told about normalisations, e.g. an unknown language sent as EN. */
+  /** Told every event of this client: warnings (normalisations, e.g. an unknown language sent as EN),
+   *  payout outcomes (docs/observability.md). */
+  observer?: PayFormObserver;
+  /** @deprecated Use `observer` and its `warning` events: told about normalisations. */
   onWarning?: (warning: ClientWarning) => void;
   /** Where payouts are claimed before they are sent; default a MemoryPayoutLedger (this process only). */
   payoutLedger?: PayoutLedger;
@@ -56,7 +57,8 @@ export interface ResolvedOptions {
   merchantId: string;
   signer: Signer;
   verifier: Verifier | undefined;
-  onWarning: ((warning: ClientWarning) => void) | undefined;
+  /** The observer, the deprecated onWarning and telemetry, as one. */
+  emit: Emit;
   transport: TransportSettings;
   payoutLedger: PayoutLedger;
   /** How long a payout claim stays live: longer than the longest createPayout can take. */
@@ -90,6 +92,7 @@ const OPTION_TABLE: Readonly<Record<string, OptionRule>> = {
   retryMaxMs: { check: timerMillisecondsOrZero },
   fetch: { check: fn },
   onWarning: { check: fn },
+  observer: { check: fn },
   payoutLedger: { check: ledger },
 };
 
@@ -118,7 +121,7 @@ export function resolveOptions(input: unknown): ResolvedOptions {
     merchantId: o.merchantId,
     signer: o.secret !== undefined ? hmacSigner(o.secret) : (o.signer as Signer),
     verifier: o.secret !== undefined ? hmacVerifier(o.secret) : o.verifier,
-    onWarning: o.onWarning,
+    emit: emitter(o),
     transport: {
       // Called unbound: some runtimes' fetch throws when `this` is not globalThis.
       fetch: (url, init) => fetchImpl(url, init),

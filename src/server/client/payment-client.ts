@@ -16,6 +16,9 @@ import { postJson } from './transport.js';
 import { addressOrBad, notTheService } from './service-address.js';
 import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from '../payouts/payout-guard.js';
 import type { PayoutEntry } from '../payouts/payout-ledger.js';
+import { loadTelemetry, traced } from '../telemetry/otel.js';
+import { payoutFailure } from '../telemetry/service-calls.js';
+import { parseRequestId } from '../../service/checkout.js';
 
 /** obtain_token's answer. Show the user the form with `key`, or send them to `redirect_url`. */
 export interface TokenResponse {
@@ -65,6 +68,7 @@ export class PaymentClient {
 
   constructor(options: PaymentClientOptions) {
     this.#options = resolveOptions(options);
+    void loadTelemetry();
   }
 
   /** The service's base URL as given (no trailing slash): public, so the token handler hands it to the page. */
@@ -74,7 +78,10 @@ export class PaymentClient {
 
   /** POST /api/jsapi/obtain_token/. Retried on network errors, timeouts, 429 and 5xx. */
   async obtainToken(params: TokenParams): Promise<TokenResponse> {
-    const body = await this.#call('obtain_token', params, validateTokenRequest);
+    const requestId = (params as { request_id?: unknown } | null)?.request_id;
+    const order = typeof requestId === 'string' ? parseRequestId(requestId) : { orderRef: undefined, attempt: undefined };
+    const attributes = { 'pay_form.operation': 'obtain_token', 'pay_form.order_ref': order.orderRef, 'pay_form.attempt': order.attempt };
+    const body = await traced('pay_form.obtain_token', attributes, () => this.#call('obtain_token', params, validateTokenRequest));
     return body as TokenResponse;
   }
 
@@ -86,11 +93,22 @@ export class PaymentClient {
    */
   async createPayout(params: PayoutParams): Promise<PayoutResponse> {
     const o = this.#options;
-    const payout = this.#validate('payout', params, validatePayoutRequest);
-    // Signed before the claim: a signer that throws has sent nothing and must not leave a claim behind.
-    const request = await signed(payout as unknown as Record<string, unknown>, o.signer);
-    const body = await guardedPayout(o.payoutLedger, o.merchantId, payout, o.payoutLeaseMs, () => this.#send('payout', request));
-    return body as PayoutResponse;
+    const rid = (params as { request_id?: unknown } | null)?.request_id;
+    const requestId = typeof rid === 'string' ? rid : '';
+    return traced('pay_form.payout', { 'pay_form.operation': 'payout', 'pay_form.payout.request_id': requestId }, async () => {
+      let sent = false;
+      try {
+        const payout = this.#validate('payout', params, validatePayoutRequest);
+        // Signed before the claim: a signer that throws has sent nothing and must not leave a claim behind.
+        const request = await signed(payout as unknown as Record<string, unknown>, o.signer);
+        const body = await guardedPayout(o.payoutLedger, o.merchantId, payout, o.payoutLeaseMs, () => ((sent = true), this.#send('payout', request)));
+        o.emit({ type: 'payout', source: 'client', outcome: sent ? 'sent' : 'replayed', requestId });
+        return body as PayoutResponse;
+      } catch (error) {
+        o.emit({ type: 'payout', source: 'client', outcome: payoutFailure(error), requestId });
+        throw error;
+      }
+    });
   }
 
   /**
@@ -119,7 +137,7 @@ export class PaymentClient {
     const result = validate({ ...params, merchant_id: o.merchantId });
     const issues = [...clash, ...(result.ok ? [] : result.issues)];
     if (!result.ok || issues.length > 0) throw new ValidationError(issues);
-    for (const warning of result.warnings) o.onWarning?.({ ...warning, operation });
+    for (const warning of result.warnings) o.emit({ type: 'warning', source: 'client', warning: { ...warning, operation } });
     return result.value;
   }
 

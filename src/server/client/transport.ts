@@ -5,6 +5,7 @@
 // `attempt` when set: on Node, node-transport.ts (node:http with a keep-alive Agent) by default.
 import { isJsonContentType, parseJsonObject, readCapped } from '../../service/body.js';
 import { BadResponseError, NetworkError, TimeoutError, type BadResponseReason, type Operation } from '../errors.js';
+import { serviceAttempt, type AttemptFacts } from '../telemetry/service-calls.js';
 
 /** Answers from the service larger than this are refused (read as a stream and cut off). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -130,6 +131,13 @@ export function retryDelayMs(settings: TransportSettings, retryNumber: number, r
   return Math.floor((settings.random ?? Math.random)() * ceiling);
 }
 
+/** What the HTTP client span and duration metric record of an attempt (docs/observability.md). */
+function facts(attempt: Attempt): AttemptFacts {
+  if (attempt.kind === 'answer') return { status: attempt.status };
+  if (attempt.kind === 'bad') return { status: attempt.status, errorType: attempt.reason };
+  return { errorType: attempt.kind === 'timeout' ? 'timeout' : (attempt.systemCode ?? 'network') };
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** POSTs `body` (already signed JSON) and returns a JSON object answer, or throws a typed error. */
@@ -140,7 +148,8 @@ export async function postJson(
   body: string,
 ): Promise<JsonAnswer> {
   for (let attempts = 1; ; attempts++) {
-    const attempt = await (settings.attempt ?? attemptOnce)(settings, url, body);
+    const send = () => (settings.attempt ?? attemptOnce)(settings, url, body);
+    const attempt = await serviceAttempt(operation, url, attempts - 1, send, facts);
     if (attempts <= settings.maxRetries && isRetryable(operation, attempt)) {
       await sleep(retryDelayMs(settings, attempts, 'retryAfterMs' in attempt ? attempt.retryAfterMs : undefined));
       continue;

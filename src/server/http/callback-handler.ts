@@ -13,6 +13,9 @@ import type { PayoutLedger } from '../payouts/payout-ledger.js';
 import { resolveFromCallback } from '../payouts/payout-guard.js';
 import { sendUntilTaken } from '../stores/retry.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
+import { emitter, type ObserverOptions } from '../telemetry/observer.js';
+import { instrumented, traced, type Step } from '../telemetry/otel.js';
+import type { CallbackOutcome } from '../telemetry/attributes.js';
 
 export type { CallbackPayload };
 
@@ -48,7 +51,7 @@ export interface ExtraPayment {
   paidBy: string | undefined;
 }
 
-interface CallbackCommon {
+interface CallbackCommon extends ObserverOptions {
   /** Called once per (invoice_id, status) with the verified payload, untouched, and its order. Throw to have the service deliver again. */
   onStatus: (payload: CallbackPayload, order: CallbackOrder) => void | Promise<void>;
   /** Claims and verified statuses, shared with the status and token handlers; default a
@@ -57,7 +60,7 @@ interface CallbackCommon {
   /** Past this, a call to onStatus counts as failed: its claim is released and the delivery answered
    *  503, so the service delivers again. Shorter than the store's leaseMs. Default 30000. */
   onStatusTimeoutMs?: number;
-  /** Told about onStatus throwing or timing out, the store failing, and a verifier that threw. */
+  /** @deprecated Use `observer` (docs/observability.md): told about onStatus throwing or timing out, the store failing, and a verifier that threw. */
   onError?: (error: unknown) => void;
   /** The PaymentClient's payout ledger: a payout's callback resolves its entry before onStatus runs. */
   payoutLedger?: PayoutLedger;
@@ -133,9 +136,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     ['onStatusTimeoutMs', timeoutProblem === undefined && store.leaseMs !== undefined && store.leaseMs <= timeoutMs
       ? `must be shorter than the store's leaseMs (${store.leaseMs})` : undefined],
     ['payoutLedger', options?.payoutLedger === undefined ? undefined : fn(options.payoutLedger?.resolve) && 'must be a PayoutLedger'],
+    ['observer', options?.observer === undefined ? undefined : fn(options.observer)],
   ]);
   const verifier: Verifier = hasSecret ? hmacVerifier(options.secret as string) : (options.verifier as Verifier);
-  const { onError, payoutLedger } = options;
+  const { payoutLedger } = options;
+  const emit = emitter(options);
+  const onError = (error: unknown) => emit({ type: 'error', source: 'callback', error });
   const onStatus = payoutLedger
     ? async (p: CallbackPayload, order: CallbackOrder) => {
         await resolveFromCallback(payoutLedger, p);
@@ -151,7 +157,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     try {
       return (await verifier(payload, signature)) === true;
     } catch (error) {
-      onError?.(error);
+      onError(error);
       return false;
     }
   };
@@ -164,20 +170,35 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
   const finish = async (callback: CallbackRecord): Promise<Answer> => {
     const failed = await sendUntilTaken(() => store.finish(callback), leaseMs);
     if (!failed) return HANDLED;
-    onError?.(failed.error);
+    onError(failed.error);
     return NOT_HANDLED[503];
   };
 
-  const handle = async (incoming: Incoming): Promise<Answer> => {
+  const handle = async (incoming: Incoming, span: Step): Promise<Answer> => {
     const input = await readJsonObject(incoming);
     if (input instanceof Answer) return input;
     const { signature, ...payload } = input;
-    if (!(await verified(payload, signature))) return failure(401, 'Invalid signature');
+    // What the trace and the observer hear of this delivery (docs/observability.md).
+    const told = (outcome: CallbackOutcome, order?: { orderRef: string | undefined; attempt: string | undefined }) => {
+      span.set({ 'pay_form.callback.outcome': outcome });
+      emit({ type: 'callback', source: 'callback', outcome, orderRef: order?.orderRef, attempt: order?.attempt });
+    };
+    if (!(await traced('pay_form.callback.verify', {}, () => verified(payload, signature)))) {
+      told('refused_signature');
+      return failure(401, 'Invalid signature');
+    }
     if (typeof payload['invoice_id'] !== 'string' || typeof payload['status'] !== 'string') {
+      told('bad_request');
       return failure(400, 'invoice_id and status must be strings');
     }
     const verifiedPayload = payload as CallbackPayload;
     const named = orderOf(verifiedPayload);
+    span.set({
+      'pay_form.order_ref': named.orderRef,
+      'pay_form.attempt': named.attempt,
+      'pay_form.invoice_id': verifiedPayload.invoice_id,
+      'pay_form.callback.status': verifiedPayload.status,
+    });
     const callback: CallbackRecord = {
       order_ref: named.orderRef ?? '',
       attempt: named.attempt ?? '',
@@ -189,8 +210,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
 
     let claim: ClaimResult;
     try {
-      claim = await store.claim(callback);
+      claim = await traced('pay_form.callback.claim', {}, () => store.claim(callback));
       if (claim === 'in-flight') {
+        told('in_flight', named);
         if (!store.waitForClaim) return NOT_HANDLED[503];
         const ended = await within(store.waitForClaim(callback), timeoutMs);
         if (ended === 'timeout') return NOT_HANDLED[503];
@@ -198,15 +220,18 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       }
     } catch (error) {
       // The store is down: nothing was handed over, so the service must deliver again.
-      onError?.(error);
+      onError(error);
       return NOT_HANDLED[503];
     }
-    if (claim === 'finished') return HANDLED;
+    if (claim === 'finished') {
+      told('duplicate', named);
+      return HANDLED;
+    }
     let verdict: Verdict;
     try {
       verdict = await store.judge(callback);
     } catch (error) {
-      onError?.(error);
+      onError(error);
       await store.release(callback).catch(onError);
       return NOT_HANDLED[503];
     }
@@ -216,28 +241,36 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     let ran: { value: void } | 'timeout';
     try {
       // A synchronous onStatus has finished when it returns: only a promise needs the time limit.
-      const returned: unknown = onStatus(verifiedPayload, order);
-      ran = isThenable(returned) ? await within(Promise.resolve(returned).then(() => undefined), timeoutMs) : { value: undefined };
+      ran = await traced('pay_form.callback.on_status', {}, async (step) => {
+        const returned: unknown = onStatus(verifiedPayload, order);
+        const outcome = isThenable(returned) ? await within(Promise.resolve(returned).then(() => undefined), timeoutMs) : { value: undefined };
+        if (outcome === 'timeout') step.fail('on_status_timeout');
+        return outcome;
+      });
     } catch (error) {
-      onError?.(error);
+      told('failed', order);
+      onError(error);
       await store.release(callback).catch(onError);
       return NOT_HANDLED[500];
     }
     if (ran === 'timeout') {
       // The call may still finish, but nothing waits for it: the next delivery calls onStatus again.
-      onError?.(new OnStatusTimeoutError(timeoutMs));
+      told('failed', order);
+      onError(new OnStatusTimeoutError(timeoutMs));
       await store.release(callback).catch(onError);
       return NOT_HANDLED[503];
     }
-    return finish(judgedCallback);
+    const finished = await traced('pay_form.callback.finish', {}, () => finish(judgedCallback));
+    told(finished !== HANDLED ? 'failed' : verdict.verdict === 'extra' ? 'extra_payment' : 'new', named);
+    return finished;
   };
 
-  return fetchHandler(async (incoming) => {
+  return fetchHandler(instrumented('pay_form.callback', async (incoming, span) => {
     try {
-      return await handle(incoming);
+      return await handle(incoming, span);
     } catch (error) {
-      onError?.(error);
+      onError(error);
       return NOT_HANDLED[500];
     }
-  });
+  }));
 }

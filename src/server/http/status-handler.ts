@@ -8,8 +8,10 @@ import { requireOptions } from '../errors.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { StatusWaits, type Refusal, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
+import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
+import { instrumented, record } from '../telemetry/otel.js';
 
-export interface StatusHandlerOptions {
+export interface StatusHandlerOptions extends ObserverOptions {
   /** The store the callback handler records into: `status`, and `watch` so a wait costs no reads (without
    *  it, each waiting order is read every second). */
   store: StatusStore;
@@ -30,7 +32,7 @@ export interface StatusHandlerOptions {
   /** Most requests waiting at once on one order (its tabs and return page); past it, 429 with a
    *  Retry-After of 5 to 10 s, so one client cannot take the process's waits. Default 4. */
   maxWaitsPerOrder?: number;
-  /** Told about authorize or the store throwing. */
+  /** @deprecated Use `observer` (docs/observability.md): told about authorize or the store throwing. */
   onError?: (error: unknown) => void;
 }
 
@@ -75,13 +77,16 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     ['waitMs', timerMillisecondsOrZero(waitMs)],
     ['maxWaiters', count(maxWaiters)],
     ['maxWaitsPerOrder', count(maxPerOrder)],
+    ['observer', options?.observer === undefined ? undefined : fn(options.observer)],
   ]);
-  const { store, authorize, onError } = options;
+  const { store, authorize } = options;
+  const emit = emitter(options);
+  const onError = (error: unknown) => emit({ type: 'error', source: 'status', error });
   const waits = new StatusWaits(store, { waitMs, maxWaiters, maxPerOrder, onError });
 
   /** Made here, not in the request's own scope, so it holds nothing of the request while it waits. */
   const failed = (error: unknown): Answer => {
-    onError?.(error);
+    onError(error);
     return unavailable();
   };
 
@@ -103,31 +108,49 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     return status !== undefined ? found(status, false) : REFUSED[why]();
   };
 
-  return fetchHandler(async (incoming) => {
+  return fetchHandler(instrumented('pay_form.status', async (incoming, span) => {
     const method = incoming.method;
     if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
     const query = incoming.url().searchParams;
     const asked = query.get(ORDER_REF_PARAM);
     const attempt = query.get(ATTEMPT_PARAM) ?? undefined;
-    if (asked === null || asked === '' || (attempt !== undefined && !isAttemptId(attempt))) return NOT_FOUND;
+    let orderRef: string | undefined;
+    // What the trace and the observer hear of this request (docs/observability.md).
+    const told = (outcome: StatusOutcome, answer: Answer, waitedMs?: number): Answer => {
+      span.set({ 'pay_form.order_ref': orderRef, 'pay_form.attempt': attempt, 'pay_form.status.outcome': outcome });
+      emit({ type: 'status', source: 'status', outcome, orderRef, attempt, ...(waitedMs === undefined ? {} : { waitedMs }) });
+      return answer;
+    };
+    if (asked === null || asked === '' || (attempt !== undefined && !isAttemptId(attempt))) return told('not_found', NOT_FOUND);
 
-    let orderRef: string;
     try {
       const allowed = await authorize(incoming.request(), asked);
       if (typeof allowed === 'string' && allowed !== '') orderRef = allowed;
       else if (allowed === true) orderRef = asked;
-      else return NOT_FOUND;
+      else return told('not_found', NOT_FOUND);
     } catch (error) {
       // The merchant's own check failed (its session store down, say): ask again later.
-      onError?.(error);
-      return unavailable();
+      onError(error);
+      return told('failed', unavailable());
     }
+    const order = orderRef;
+    const fail = (error: unknown) => told('failed', failed(error));
 
     // Returned, not awaited: this request's Incoming (and the Request authorize had) is not kept while
     // it waits. The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
-    const answered = method === 'HEAD' || waitMs === 0
-      ? now(orderRef, attempt, method === 'HEAD')
-      : waited(orderRef, attempt, waits.wait(orderRef, attempt, (listener) => incoming.gone(listener)));
-    return answered.catch(failed);
-  });
+    if (method === 'HEAD' || waitMs === 0) {
+      return now(order, attempt, method === 'HEAD').then((a) => told(a.status === 200 ? 'answered' : 'timed_out', a), fail);
+    }
+    let left = false;
+    const wait = waits.wait(order, attempt, (listener) => incoming.gone(() => ((left = true), listener())));
+    if (typeof wait === 'string') return waited(order, attempt, wait).then((a) => told(a.status === 200 ? 'answered' : 'refused', a), fail);
+    span.event('pay_form.status.wait_started');
+    record('openWaits', 1, {});
+    const started = Date.now();
+    const ended = (a: Answer) => {
+      record('openWaits', -1, {});
+      return told(a.status === 200 ? 'answered' : a.status === 204 ? (left ? 'abandoned' : 'timed_out') : 'failed', a, Date.now() - started);
+    };
+    return waited(order, attempt, wait).then(ended, (error: unknown) => ended(failed(error)));
+  }));
 }

@@ -9,6 +9,9 @@ import type { AttemptStore, KeptToken } from '../stores/callback-store.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
+import { emitter, type ObserverOptions } from '../telemetry/observer.js';
+import { instrumented, traced, type Step } from '../telemetry/otel.js';
+import { orderAttributes } from '../telemetry/attributes.js';
 import { formLanguage } from '../../service/language.js';
 import { publicBaseProblem, serviceBase } from './service-base.js';
 
@@ -17,7 +20,7 @@ export type { TokenRequestBody };
 /** What `resolve` answers: the token request for the order, `'paid'` for an order already paid, or null/undefined for an unknown or refused one. */
 export type ResolvedOrder = TokenParams | 'paid' | null | undefined;
 
-export interface TokenHandlerOptions {
+export interface TokenHandlerOptions extends ObserverOptions {
   /** The PaymentClient; its `baseUrl`, when it has one, goes to the page with every key (base_url). */
   client: Pick<PaymentClient, 'obtainToken'> & Partial<Pick<PaymentClient, 'baseUrl'>>;
   /** The service's address as the shopper's browser reaches it, when it is not the client's baseUrl
@@ -43,7 +46,7 @@ export interface TokenHandlerOptions {
   /** How long a request waits for another one obtaining the order's key, and how long that one may
    *  take before another request starts the attempt anew; past it, 503. Default 60000. */
   obtainWaitMs?: number;
-  /** Told about every failure (typed PayFormError or what resolve threw), for the merchant's logs. */
+  /** @deprecated Use `observer` (docs/observability.md): told about every failure (typed PayFormError or what resolve threw). */
   onError?: (error: unknown) => void;
 }
 
@@ -75,18 +78,26 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     ['keyLifetimeMs', timerMilliseconds(lifetimeMs)],
     ['obtainWaitMs', timerMilliseconds(obtainMs)],
     ['publicBaseUrl', publicBaseProblem(options?.publicBaseUrl)],
+    ['observer', options?.observer === undefined ? undefined : fn(options.observer)],
   ]);
-  const { client, resolve, store, onError } = options;
+  const { client, resolve, store } = options;
+  const emit = emitter(options);
+  const onError = (error: unknown) => emit({ type: 'error', source: 'token', error });
   // A key opens at the service's address, which the page then needs from nowhere else (service-base.ts).
   const base = serviceBase(options);
   const tokenAnswer = (token: KeptToken, attempt: string) => answer(200, { ...token, attempt, ...('key' in token ? base : {}) });
+  // The attempt handed out, for the trace and the observer (docs/observability.md).
+  const handedOut = (span: Step, orderRef: string, attempt: string, outcome: 'started' | 'reused') => {
+    span.set(orderAttributes(orderRef, attempt));
+    emit({ type: 'attempt', source: 'token', outcome, orderRef, attempt });
+  };
 
   const obtain = async (params: TokenParams, orderRef: string, attempt: string): Promise<KeptToken | Answer> => {
     try {
       const token = await client.obtainToken({ ...params, request_id: attemptRequestId(orderRef, attempt) });
       return token.redirect_url !== undefined ? { redirect_url: token.redirect_url } : { key: token.key };
     } catch (error) {
-      onError?.(error);
+      onError(error);
       // The next request starts another attempt at once instead of waiting for this one's key.
       await store.dropAttempt(orderRef, attempt).catch(onError);
       if (error instanceof ServiceAddressError) return WRONG_ADDRESS;
@@ -99,13 +110,16 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
 
   // One step of the store at a time: the order's live attempt, or this request's own new one; a request
   // that finds another obtaining the key asks again until obtainWaitMs.
-  const payable = async (params: TokenParams, orderRef: string): Promise<Answer> => {
+  const payable = async (params: TokenParams, orderRef: string, span: Step): Promise<Answer> => {
     const request = { amount: String(params.amount), currency: String(params.currency), lifetimeMs, obtainMs };
     const deadline = Date.now() + obtainMs;
     while (Date.now() < deadline) {
       const start = await store.startAttempt(orderRef, { ...request, attempt: newAttemptId() });
       if (start.state === 'paid') return PAID;
-      if (start.state === 'live') return tokenAnswer(start.token, start.attempt);
+      if (start.state === 'live') {
+        handedOut(span, orderRef, start.attempt, 'reused');
+        return tokenAnswer(start.token, start.attempt);
+      }
       if (start.state === 'obtaining') {
         await new Promise((wake) => setTimeout(wake, ASK_AGAIN_MS * (0.5 + Math.random())));
         continue;
@@ -114,13 +128,16 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
       if (token instanceof Answer) return token;
       const kept = await store.keepToken(orderRef, start.attempt, token);
       if (kept === 'paid') return PAID;
-      if (kept === 'kept') return tokenAnswer(token, start.attempt);
+      if (kept === 'kept') {
+        handedOut(span, orderRef, start.attempt, 'started');
+        return tokenAnswer(token, start.attempt);
+      }
       // 'gone': another request replaced the attempt meanwhile (other terms): ask again.
     }
     return UNAVAILABLE;
   };
 
-  return fetchHandler(async (incoming) => {
+  return fetchHandler(instrumented('pay_form.token', async (incoming, span) => {
     const input = await readJsonObject(incoming);
     if (input instanceof Answer) return input;
     const orderRef = input['order_ref'];
@@ -133,24 +150,25 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     const request = incoming.request();
     let params: ResolvedOrder;
     try {
-      params = await resolve(request, body);
+      params = await traced('pay_form.token.resolve', {}, () => resolve(request, body));
     } catch (error) {
-      onError?.(error);
+      onError(error);
       return failure(400, 'Order could not be resolved');
     }
     if (params === 'paid') return PAID;
     if (params === null || params === undefined) return failure(404, 'Order not found');
     if (typeof params.request_id !== 'string') {
-      onError?.(new ValidationError([{ path: 'request_id', message: 'must be a string: the order reference' }]));
+      onError(new ValidationError([{ path: 'request_id', message: 'must be a string: the order reference' }]));
       return failure(500, 'Payment could not be started');
     }
     try {
       // The page's language as the form's, unless the merchant's resolve chose one (docs/server.md, Token endpoint).
       const hint = language === undefined || params.language !== undefined ? {} : { language: formLanguage(language) };
-      return await payable({ ...params, ...hint }, params.request_id);
+      span.set({ 'pay_form.order_ref': params.request_id });
+      return await payable({ ...params, ...hint }, params.request_id, span);
     } catch (error) {
-      onError?.(error);
+      onError(error);
       return UNAVAILABLE;
     }
-  });
+  }));
 }

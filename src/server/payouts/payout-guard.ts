@@ -6,6 +6,7 @@ import type { FieldIssue, PayoutRequest } from '../../service/fields.js';
 import type { JsonObject, JsonValue } from '../../service/json.js';
 import { payoutKey, type PayoutEntry, type PayoutFinish, type PayoutLedger } from './payout-ledger.js';
 import { sendUntilTaken } from '../stores/retry.js';
+import { traced } from '../telemetry/otel.js';
 
 /** Which payout: the service scopes request_ids by merchant (the client's) and site. */
 export interface PayoutRef {
@@ -73,7 +74,7 @@ export async function guardedPayout(
   const token = crypto.randomUUID();
   let held: PayoutEntry | undefined;
   try {
-    held = await ledger.claim(key, { token, fingerprint: fp, leaseMs });
+    held = await traced('pay_form.payout.claim', {}, () => ledger.claim(key, { token, fingerprint: fp, leaseMs }));
   } catch (error) {
     void settle(ledger, key, token, { state: 'free' }, leaseMs);
     throw new PayoutLedgerError('claim', error);

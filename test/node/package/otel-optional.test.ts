@@ -1,0 +1,81 @@
+// @opentelemetry/api is an optional peer dependency (docs/observability.md, How it is loaded): the
+// packed package, installed in an app of its own outside the repository, runs its handlers without the
+// API installed, and with the API and an SDK installed the same app gets pay-form's spans. The built
+// declarations never name the package, so a project without it type-checks.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { distFile, root } from './dist.js';
+import { packedTarball } from '../../support/apps/consumers.js';
+
+test("dist/server's declarations never name @opentelemetry; its code only in one dynamic import", async () => {
+  const dir = distFile('server/');
+  const naming: string[] = [];
+  for (const name of await readdir(dir, { recursive: true })) {
+    if (!/\.(js|d\.ts)$/.test(name)) continue;
+    const text = await readFile(new URL(name, dir), 'utf8');
+    if (text.includes('@opentelemetry')) naming.push(name);
+    if (name.endsWith('.js')) assert.doesNotMatch(text, /from\s*["']@opentelemetry|require\(\s*["']@opentelemetry/, name);
+  }
+  assert.deepEqual(naming, ['telemetry/otel.js']);
+});
+
+// The app: the three handlers answer a token, a callback and a status request; it prints the answers'
+// statuses and, when an SDK was registered, the names of the spans pay-form made.
+const APP = `
+import { createTokenHandler, createCallbackHandler, createStatusHandler, MemoryCallbackStore, sign } from 'pay-form/server';
+const withSdk = process.argv[2] === 'sdk';
+let exporter;
+if (withSdk) {
+  const { trace } = await import('@opentelemetry/api');
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  exporter = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+}
+const store = new MemoryCallbackStore();
+const client = { obtainToken: async () => ({ success: true, key: 'k', signature: '' }) };
+const post = (body) => new Request('http://shop.test/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const token = await createTokenHandler({ client, store, resolve: () => ({ request_id: 'o-1', amount: 1, currency: 'USD', site_id: 1, site_login: 'x' }) })(post({}));
+const { attempt } = await token.json();
+const payload = { request_id: 'o-1~' + attempt, invoice_id: 'i-1', status: 'success' };
+const callback = await createCallbackHandler({ secret: 's', store, onStatus: () => undefined })(post({ ...payload, signature: await sign(payload, 's') }));
+const status = await createStatusHandler({ store, authorize: () => true })(new Request('http://shop.test/?order_ref=o-1&attempt=' + attempt));
+const spans = exporter ? exporter.getFinishedSpans().map((s) => s.name).sort() : [];
+console.log(JSON.stringify({ statuses: [token.status, callback.status, status.status], spans }));
+`;
+
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** An app in a temporary folder with the packed pay-form and, when asked, the repository's OpenTelemetry packages. */
+async function app(otel: boolean): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pay-form-otel-'));
+  dirs.push(dir);
+  const target = path.join(dir, 'node_modules/pay-form');
+  await mkdir(target, { recursive: true });
+  execFileSync('tar', ['-xzf', await packedTarball(), '-C', target, '--strip-components=1']);
+  if (otel) await symlink(path.join(root.pathname, 'node_modules/@opentelemetry'), path.join(dir, 'node_modules/@opentelemetry'));
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
+  await writeFile(path.join(dir, 'app.mjs'), APP);
+  return dir;
+}
+
+const run = (dir: string, ...args: string[]) =>
+  JSON.parse(execFileSync(process.execPath, ['app.mjs', ...args], { cwd: dir, encoding: 'utf8' })) as { statuses: number[]; spans: string[] };
+
+test('the packed package runs its handlers in an app without @opentelemetry/api', async () => {
+  const dir = await app(false);
+  assert.deepEqual(run(dir), { statuses: [200, 200, 200], spans: [] });
+});
+
+test('with @opentelemetry/api and an SDK in the app, the same handlers make their spans', async () => {
+  const dir = await app(true);
+  const { statuses, spans } = run(dir, 'sdk');
+  assert.deepEqual(statuses, [200, 200, 200]);
+  for (const name of ['pay_form.token', 'pay_form.token.resolve', 'pay_form.callback', 'pay_form.callback.verify', 'pay_form.callback.finish', 'pay_form.status']) {
+    assert.ok(spans.includes(name), `${name} in ${spans.join(', ')}`);
+  }
+});
