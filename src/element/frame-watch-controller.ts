@@ -158,7 +158,7 @@ export class FrameWatchController implements ReactiveController {
 }
 
 /** Whether a result may come from `origin`: the page's own, or one of the http(s) origins in allowed-origins (space-separated). */
-function accepts(allowed: string | null, origin: string): boolean {
+export function accepts(allowed: string | null, origin: string): boolean {
   // httpOrigin never returns the empty entries of the split, nor anything else that is not an origin.
   return origin === location.origin || (allowed ?? '').split(/\s+/).some((entry) => httpOrigin(entry) === origin);
 }

@@ -1,4 +1,5 @@
 // The `pay-form` entry: defines <pay-form> and exports everything `pay-form/element` does.
 import './pay-form-define.js';
+import './popup.js';
 
 export * from './element.js';

@@ -4,10 +4,11 @@
 import type { ElementErrorCode } from '../service/error-codes.js';
 
 /**
- * A status (`loading`, `success`, `fail`), the modal's Close button's accessible name (`close`), or an
- * error in the shopper's words, one per error code.
+ * A status (`loading`, `success`, `fail`, and `popup` while the payment window is open), the modal's Close
+ * button's accessible name (`close`), the popup display's button (`popup-focus`), or an error in the
+ * shopper's words, one per error code.
  */
-export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | ElementErrorCode;
+export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | 'popup' | 'popup-focus' | ElementErrorCode;
 
 export type PayFormTexts = Record<PayFormTextKey, string>;
 
@@ -21,6 +22,8 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   success: 'Thank you! Confirming your payment…',
   fail: 'Payment declined. Please try again.',
   close: 'Close',
+  popup: 'Continue in the payment window.',
+  'popup-focus': 'Open the payment window',
   'invalid-base-url': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,
   'invalid-redirect-url': UNAVAILABLE,
@@ -31,4 +34,6 @@ export const DEFAULT_TEXTS: Readonly<PayFormTexts> = {
   'csp-blocked': UNAVAILABLE,
   'invalid-status-url': NOT_CONFIRMED,
   'settle-timeout': NOT_CONFIRMED,
+  'popup-blocked': 'The payment window was blocked. Press the button to open it.',
+  'frame-refused': 'The payment form cannot be shown here. Please try again later.',
 };

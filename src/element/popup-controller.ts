@@ -1,0 +1,115 @@
+// The popup display (display="popup"), as a Lit reactive controller: the payment window opened inside
+// the shopper's click, its neutral loading page, the panel that brings it back, the result message its
+// return page posts to the opener, and its closing. It lives in a module of its own, registered on the
+// element by popup.ts, so pages that never use a popup do not load it (docs/element.md, Popup display).
+import type { ReactiveController } from '@lit/reactive-element';
+import { element, say } from './pay-form.dom.js';
+import { parseResult, type ResultStatus } from './result.js';
+import { accepts, type FrameWatchHost } from './frame-watch-controller.js';
+import type { PayFormTextKey } from './texts.js';
+
+export interface PopupCallbacks {
+  /** A result message came from the window, from an accepted origin; the window is closed. */
+  result(status: ResultStatus): void;
+  /** The shopper closed the window before a result. */
+  closed(): void;
+  /** The shopper pressed the panel's button: the element opens (or focuses) the window. */
+  pressed(): void;
+  /** The element's words for `key` (its `texts`, else the English default). */
+  text(key: PayFormTextKey): string;
+}
+
+/** What the element needs of the popup display (pay-form.ts holds it as `PayForm.popup`). */
+export interface PopupDisplay {
+  /** The payment window, while it is open. */
+  readonly win?: Window | null;
+  /** Opens the window (or focuses the open one); only inside a click, synchronously. False when the browser blocked it. */
+  open(): boolean;
+  /** Sends the open window to the form. */
+  show(url: string): void;
+  /** Closes the window, reporting nothing. */
+  close(): void;
+}
+
+/** The element: its display and state say whether the panel's button is on show. */
+export type PopupHost = FrameWatchHost & { display: string; state: string };
+
+/** How often the window is looked at: a cross-origin window fires nothing the opener hears when it closes. */
+const CLOSED_POLL_MS = 500;
+/** Big enough for the form, small enough to stay a window beside the page (`popup` asks for a minimal one). */
+const FEATURES = 'popup,width=480,height=720';
+
+export class PopupController implements ReactiveController, PopupDisplay {
+  win?: Window | null;
+  #poll?: ReturnType<typeof setInterval>;
+  #panel?: HTMLElement;
+  readonly #host: PopupHost;
+  readonly #on: PopupCallbacks;
+
+  constructor(host: PopupHost, on: PopupCallbacks) {
+    this.#host = host;
+    this.#on = on;
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    window.addEventListener('message', this);
+  }
+
+  hostUpdated(): void {
+    // The panel: one button, in the shadow root after the live regions, named in the page's words.
+    const button = (this.#panel ??= element('button', { part: 'popup-button', type: 'button' }));
+    button.onclick = this.#on.pressed;
+    say(button, this.#on.text('popup-focus'));
+    // Nothing to open once paid (a declined payment may be tried again), nor in another display.
+    button.hidden = this.#host.display !== 'popup' || this.#host.state === 'success';
+    if (!button.isConnected) this.#host.shadowRoot?.append(button);
+  }
+
+  hostDisconnected(): void {
+    window.removeEventListener('message', this);
+    this.#panel?.remove();
+    this.#panel = undefined;
+    this.close();
+  }
+
+  open(): boolean {
+    const open = this.win;
+    if (open && !open.closed) {
+      open.focus();
+      return true;
+    }
+    // A blank window of this page's origin: its loading words are set as text, never parsed as HTML.
+    // Not noopener: the return page reports to its opener, and the window is navigated from here.
+    const win = (this.win = window.open('', '_blank', FEATURES));
+    if (!win) return false;
+    const text = this.#on.text('loading');
+    win.document.title = text;
+    win.document.body?.replaceChildren(text);
+    clearInterval(this.#poll);
+    this.#poll = setInterval(() => {
+      // The element closes it (close()) on hearing it closed.
+      if (win.closed && this.win === win) this.#on.closed();
+    }, CLOSED_POLL_MS);
+    return true;
+  }
+
+  show(url: string): void {
+    this.win?.location.replace(url);
+  }
+
+  close(): void {
+    clearInterval(this.#poll);
+    this.win?.close();
+    this.win = null;
+  }
+
+  handleEvent(event: MessageEvent): void {
+    const win = this.win;
+    if (!win || event.source !== win || !accepts(this.#host.allowedOrigins, event.origin)) return;
+    const message = parseResult(event.data);
+    if (!message) return;
+    this.close();
+    this.#on.result(message.status);
+  }
+}
