@@ -81,8 +81,13 @@ export class PopupController implements ReactiveController, PopupDisplay {
     }
     // A blank window of this page's origin: its loading words are set as text, never parsed as HTML.
     // Not noopener: the return page reports to its opener, and the window is navigated from here.
-    const win = (this.win = window.open('', '_blank', FEATURES));
-    if (!win) return false;
+    let win: Window | null = null;
+    try {
+      win = window.open('', '_blank', FEATURES);
+    } catch {
+      // Firefox throws where the others answer null: in a frame sandboxed without allow-popups.
+    }
+    if (!(this.win = win)) return false;
     const text = this.#on.text('loading');
     win.document.title = text;
     win.document.body?.replaceChildren(text);

@@ -33,11 +33,13 @@ export class RunController<Callbacks> implements ReactiveController {
     const end = (report: () => void, abort?: boolean) => {
       if (this.#run !== run) return;
       this.#run = null;
+      clearTimeout(timer);
       if (abort) run.abort();
       report();
     };
-    // Left to fire after an earlier end: it then finds its run over and does nothing.
-    setTimeout(() => end(timedOut, true), ms);
+    const timer = setTimeout(() => end(timedOut, true), ms);
+    // A stopped run leaves no timer behind (a removed element would otherwise be kept until it fires).
+    run.signal.onabort = () => clearTimeout(timer);
     return [run.signal, end];
   }
 

@@ -80,7 +80,18 @@ export class SettleController extends RunController<SettleCallbacks> {
       } catch {
         // A network error is asked again after the back-off; an abort ends the loop.
       }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      // A run stopped during the request (its abort is the error above) waits for nothing; one stopped
+      // during the wait cuts it short, its timer cleared with it.
+      if (signal.aborted) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, wait);
+        signal.addEventListener('abort', done);
+      });
     }
   }
 }
