@@ -10,10 +10,10 @@ import { styles } from './pay-form.styles.js';
 import { createModal, element, say, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
-import type { PopupCallbacks, PopupDisplay } from './popup-controller.js';
+import type { PopupDisplay, PopupReport } from './popup-controller.js';
 import type { ResultStatus } from './result.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
-import { DEFAULT_TEXTS, type PayFormTextKey } from './texts.js';
+import { ELEMENT_TEXTS, type PayFormTextKey } from './texts.js';
 
 /** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
@@ -88,7 +88,7 @@ export class PayForm extends PayFormProperties {
 
   /** The popup display, set by its module (popup.ts, which `pay-form` and the framework entries load;
    *  a script-tag page adds pay-form-popup.min.js). Without it `display="popup"` gives `popup-blocked`. */
-  static popup?: (host: PayForm, on: PopupCallbacks) => PopupDisplay;
+  static popup?: (host: PayForm, on: PopupReport) => PopupDisplay;
   #window?: PopupDisplay;
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
@@ -171,7 +171,7 @@ export class PayForm extends PayFormProperties {
       }
     }
     const said = this.#window?.win ? 'popup' : this.#state;
-    say(status, said in DEFAULT_TEXTS ? this.#text(said as PayFormTextKey) : '');
+    say(status, said in ELEMENT_TEXTS || said === 'popup' ? this.#text(said as PayFormTextKey) : '');
     say(this.#alert, this.#error ? this.#text(this.#error) : '');
     if (!shown) return;
     const { iframe, node } = shown as Frame & { node: HTMLElement };
@@ -187,7 +187,8 @@ export class PayForm extends PayFormProperties {
   }
 
   #text(key: PayFormTextKey): string {
-    return this.texts?.[key] ?? DEFAULT_TEXTS[key];
+    // The popup's own words come with its module; without it they are empty.
+    return this.texts?.[key] ?? { ...ELEMENT_TEXTS, ...this.#window?.texts }[key] ?? '';
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -305,12 +306,7 @@ export class PayForm extends PayFormProperties {
 
   /** The popup display, made on first use (its module may load after the element). */
   #popup(): PopupDisplay | undefined {
-    return (this.#window ??= PayForm.popup?.(this, {
-      result: (status) => this.#result(status),
-      closed: () => this.#dismiss('user'),
-      pressed: () => this.open(),
-      text: (key) => this.#text(key),
-    }));
+    return (this.#window ??= PayForm.popup?.(this, (status) => (status ? this.#result(status) : this.#dismiss('user'))));
   }
 
   /** Sets the state and renders it; on loading, remembers what has focus, to give it back there. */

@@ -6,23 +6,18 @@ import type { ReactiveController } from '@lit/reactive-element';
 import { element, say } from './pay-form.dom.js';
 import { parseResult, type ResultStatus } from './result.js';
 import { accepts, type FrameWatchHost } from './frame-watch-controller.js';
-import type { PayFormTextKey } from './texts.js';
+import { DEFAULT_TEXTS, POPUP_TEXTS, type PayFormTextKey, type PayFormTexts, type PopupTextKey } from './texts.js';
 
-export interface PopupCallbacks {
-  /** A result message came from the window, from an accepted origin; the window is closed. */
-  result(status: ResultStatus): void;
-  /** The shopper closed the window before a result. */
-  closed(): void;
-  /** The shopper pressed the panel's button: the element opens (or focuses) the window. */
-  pressed(): void;
-  /** The element's words for `key` (its `texts`, else the English default). */
-  text(key: PayFormTextKey): string;
-}
+/** Tells the element of a result message from the window (from an accepted origin; the window is then
+ *  closed), or, with none, that the shopper closed the window. One function: the element's bundle stays small. */
+export type PopupReport = (status?: ResultStatus) => void;
 
 /** What the element needs of the popup display (pay-form.ts holds it as `PayForm.popup`). */
 export interface PopupDisplay {
   /** The payment window, while it is open. */
   readonly win?: Window | null;
+  /** The popup display's words in English, for the keys the page's `texts` leaves out. */
+  readonly texts: Readonly<Pick<PayFormTexts, PopupTextKey>>;
   /** Opens the window (or focuses the open one); only inside a click, synchronously. False when the browser blocked it. */
   open(): boolean;
   /** Sends the open window to the form. */
@@ -31,8 +26,8 @@ export interface PopupDisplay {
   close(): void;
 }
 
-/** The element: its display and state say whether the panel's button is on show. */
-export type PopupHost = FrameWatchHost & { display: string; state: string };
+/** The element: its display and state say whether the panel's button is on show, its texts name it, and its open() is the button's. */
+export type PopupHost = FrameWatchHost & { display: string; state: string; texts: Partial<PayFormTexts> | null; open(): void };
 
 /** How often the window is looked at: a cross-origin window fires nothing the opener hears when it closes. */
 const CLOSED_POLL_MS = 500;
@@ -41,12 +36,13 @@ const FEATURES = 'popup,width=480,height=720';
 
 export class PopupController implements ReactiveController, PopupDisplay {
   win?: Window | null;
+  readonly texts = POPUP_TEXTS;
   #poll?: ReturnType<typeof setInterval>;
   #panel?: HTMLElement;
   readonly #host: PopupHost;
-  readonly #on: PopupCallbacks;
+  readonly #on: PopupReport;
 
-  constructor(host: PopupHost, on: PopupCallbacks) {
+  constructor(host: PopupHost, on: PopupReport) {
     this.#host = host;
     this.#on = on;
     host.addController(this);
@@ -59,8 +55,8 @@ export class PopupController implements ReactiveController, PopupDisplay {
   hostUpdated(): void {
     // The panel: one button, in the shadow root after the live regions, named in the page's words.
     const button = (this.#panel ??= element('button', { part: 'popup-button', type: 'button' }));
-    button.onclick = this.#on.pressed;
-    say(button, this.#on.text('popup-focus'));
+    button.onclick = () => this.#host.open();
+    say(button, this.#text('popup-focus'));
     // Nothing to open once paid (a declined payment may be tried again), nor in another display.
     button.hidden = this.#host.display !== 'popup' || this.#host.state === 'success';
     if (!button.isConnected) this.#host.shadowRoot?.append(button);
@@ -88,13 +84,13 @@ export class PopupController implements ReactiveController, PopupDisplay {
       // Firefox throws where the others answer null: in a frame sandboxed without allow-popups.
     }
     if (!(this.win = win)) return false;
-    const text = this.#on.text('loading');
+    const text = this.#text('loading');
     win.document.title = text;
     win.document.body?.replaceChildren(text);
     clearInterval(this.#poll);
     this.#poll = setInterval(() => {
       // The element closes it (close()) on hearing it closed.
-      if (win.closed && this.win === win) this.#on.closed();
+      if (win.closed && this.win === win) this.#on();
     }, CLOSED_POLL_MS);
     return true;
   }
@@ -115,6 +111,11 @@ export class PopupController implements ReactiveController, PopupDisplay {
     const message = parseResult(event.data);
     if (!message) return;
     this.close();
-    this.#on.result(message.status);
+    this.#on(message.status);
+  }
+
+  /** The page's word for `key`, else the English default. */
+  #text(key: PayFormTextKey): string {
+    return this.#host.texts?.[key] ?? DEFAULT_TEXTS[key];
   }
 }

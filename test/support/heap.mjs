@@ -7,8 +7,9 @@ export function heapPlugin() {
     name: 'heap',
     async executeCommand({ command, session }) {
       if (command !== 'heap-used') return undefined;
+      // Firefox's launcher hands out a puppeteer page, WebKit's none: only Playwright's has context().
       const page = session.browser.getPage?.(session.id);
-      if (!page) return null;
+      if (typeof page?.context !== 'function') return null;
       const cdp = await page.context().newCDPSession(page);
       try {
         await cdp.send('HeapProfiler.collectGarbage');
