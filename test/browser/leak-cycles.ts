@@ -14,7 +14,7 @@ export const CYCLES = 1000;
 export const POPUP_CYCLES = 100;
 const MIB = 1024 * 1024;
 
-const heapUsed = () => executeServerCommand<number | null, undefined>('heap-used');
+const heapUsed = async () => (await executeServerCommand<{ used: number | null }, undefined>('heap-used')).used;
 
 /** Waits until the element's own timers and requests of the cycles have had time to end, then counts. */
 async function quietCounts(baseline: Counts): Promise<Counts> {
