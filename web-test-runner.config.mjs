@@ -1,4 +1,4 @@
-// Browser tests in three engines (test/support/engines.mjs; TEST_ENGINES picks some): Chromium through
+// Browser tests in three engines (test/support/browsers/engines.mjs; TEST_ENGINES picks some): Chromium through
 // Playwright, Firefox ESR through puppeteer-core over WebDriver BiDi, WebKitGTK through WebKitWebDriver.
 // TypeScript through esbuild, and a second loopback origin (127.0.0.1, while the test page is on
 // localhost) that plays the payment service, so message and navigation checks cross a real origin
@@ -7,11 +7,11 @@ import { chromeLauncher } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import puppeteer from 'puppeteer-core';
-import { chromiumLaunchOptions, firefoxLaunchOptions, selectedEngines, webkitOptions } from './test/support/engines.mjs';
-import { startWebKitDriver, webDriverLauncher, WebDriverSession } from './test/support/webdriver.mjs';
+import { chromiumLaunchOptions, firefoxLaunchOptions, selectedEngines, webkitOptions } from './test/support/browsers/engines.mjs';
+import { startWebKitDriver, webDriverLauncher, WebDriverSession } from './test/support/browsers/webdriver.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
-import { distMiddleware, ssrPlugin } from './test/support/ssr-render.mjs';
-import { heapPlugin } from './test/support/heap.mjs';
+import { distMiddleware, ssrPlugin } from './test/support/apps/ssr-render.mjs';
+import { heapPlugin } from './test/support/browsers/heap.mjs';
 
 const launchers = {
   chromium: () => playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() }),

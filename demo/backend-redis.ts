@@ -4,7 +4,7 @@
 // Each client fails commands at once while Redis is away (the callback handler then answers 503 and
 // the service delivers again); docs/stores.md shows the same clients made by hand.
 import { RedisCallbackStore } from '../src/server/index.js';
-import type { RedisSpec, RedisTarget } from '../test/support/redis-clients.js';
+import type { RedisSpec, RedisTarget } from '../test/support/redis/redis-clients.js';
 
 export interface DemoRedis {
   store: RedisCallbackStore;
@@ -59,7 +59,7 @@ export function describeRedis({ library, target }: RedisSpec): string {
 
 export async function demoRedisStore(spec: RedisSpec, prefix = 'pay-form-demo:'): Promise<DemoRedis> {
   // Imported here, not at the top: `npm start` without Redis never loads a Redis library.
-  const { connectRedis } = await import('../test/support/redis-clients.js');
+  const { connectRedis } = await import('../test/support/redis/redis-clients.js');
   const redis = await connectRedis(spec, (error) => console.error(`pay-form demo: Redis: ${String(error)}`));
   const store = new RedisCallbackStore(redis.client, { prefix });
   return {

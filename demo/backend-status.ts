@@ -6,8 +6,8 @@ import { shopperOf } from './shoppers.js';
 
 export type { CallbackStore };
 
-/** An order as the status endpoint needs it: its canonical reference and its shopper. */
-export type OrderOwner = (orderRef: string) => { order_ref: string; shopper: string | undefined } | undefined;
+/** The order `orderRef` as this shopper may see it, with the reference the store knows it by. */
+export type OrderOwner = (orderRef: string, shopper: string | undefined) => { request_ref: string; shopper: string | undefined } | undefined;
 
 export class SettledOrders {
   readonly store: CallbackStore;
@@ -19,9 +19,9 @@ export class SettledOrders {
       store,
       // The order's own reference, not the one the browser sent: the store is read by the shop's key.
       authorize: (request, orderRef) => {
-        const order = owner(orderRef);
         const shopper = shopperOf(request.headers.get('cookie'));
-        return order !== undefined && shopper !== undefined && order.shopper === shopper ? order.order_ref : null;
+        const order = owner(orderRef, shopper);
+        return order !== undefined && shopper !== undefined && order.shopper === shopper ? order.request_ref : null;
       },
     });
   }

@@ -31,6 +31,8 @@ export interface DemoBackendConfig {
   shopOrigin: string;
   /** Where callbacks and verified statuses are kept: memory by default, Redis with REDIS_URL. */
   store?: CallbackStore;
+  /** How long a checkout's key is handed out again (createTokenHandler's keyLifetimeMs; default 10 minutes). */
+  keyLifetimeMs?: number;
   /** The most orders kept, and entries of the callback log; the oldest go first. Default 10000. */
   maxOrders?: number;
   /** Told of each verified callback, whoever's order it is (backend A of the cluster prints them). */
@@ -47,6 +49,8 @@ export interface CallbackLogEntry {
   amount: number | undefined;
   currency: string | undefined;
   product: string | undefined;
+  /** 'extra payment: refund' for a success that did not pay the order (docs/server.md, Extra payments). */
+  note?: string;
 }
 
 export const CHECKOUT_PREFIX = '/api/checkout/';
@@ -74,10 +78,13 @@ export class DemoBackend {
   constructor(readonly config: DemoBackendConfig) {
     this.orders = new OrderBook(config.maxOrders);
     const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
-    this.#settled = new SettledOrders((orderRef) => this.orders.get(orderRef), config.store);
+    this.#settled = new SettledOrders((orderRef, shopper) => this.orders.visibleTo(orderRef, shopper), config.store);
     // One store for the three handlers: a paid order gets no second token, and each checkout is an attempt.
     const store = this.#settled.store;
-    const tokenHandler = createTokenHandler({ client, store, resolve: (request, body) => this.#tokenParams(request, body.order_ref) });
+    const tokenHandler = createTokenHandler({
+      client, store, resolve: (request, body) => this.#tokenParams(request, body.order_ref),
+      ...(config.keyLifetimeMs === undefined ? {} : { keyLifetimeMs: config.keyLifetimeMs }),
+    });
     const callbackHandler = createCallbackHandler({
       secret: config.secret, store, onStatus: (payload, order) => this.#record(payload, order),
     });
@@ -149,13 +156,12 @@ export class DemoBackend {
     const order = this.orders.visibleTo(orderRef, shopper);
     if (!order) return null;
     if (order.status === 'paid') return 'paid';
-    this.orders.payingNow(order, shopper);
     const origin = this.config.shopOrigin;
     const siteId = order.redirect_mode ? (this.config.redirectSiteId as number) : this.config.siteId;
     return {
       site_login: DEMO_CUSTOMER,
       site_id: siteId,
-      request_id: order.order_ref,
+      request_id: order.request_ref,
       amount: order.amount,
       currency: order.currency,
       method: order.method as TokenParams['method'],
@@ -165,20 +171,22 @@ export class DemoBackend {
     };
   }
 
-  #record(payload: CallbackPayload, { orderRef }: CallbackOrder): void {
-    const order = this.orders.get(orderRef);
-    // A paid order stays paid: a late decline of another attempt does not undo it.
-    if (order && payload.status === 'success') order.status = 'paid';
-    if (order && payload.status === 'fail' && order.status !== 'paid') order.status = 'failed';
+  #record(payload: CallbackPayload, { orderRef, verdict }: CallbackOrder): void {
+    // A payout's or a hand-made key's callback names no order of the shop (docs/server.md, Callback endpoint).
+    const order = verdict === 'foreign' ? undefined : this.orders.get(orderRef);
+    // Only the order's one payment pays it, at its own amount; a paid order stays paid: a late decline does not undo it.
+    if (order && verdict === 'payment' && payload.amount === order.amount && payload.currency === order.currency) order.status = 'paid';
+    if (order && verdict === 'attempt' && payload.status === 'fail' && order.status !== 'paid') order.status = 'failed';
     const entry: CallbackLogEntry = {
       received_at: new Date().toISOString(),
       invoice_id: payload.invoice_id,
-      order_ref: orderRef ?? '',
+      order_ref: order?.order_ref ?? orderRef ?? '',
       request_id: String(payload.request_id ?? ''),
       status: payload.status,
       amount: typeof payload.amount === 'number' ? payload.amount : undefined,
       currency: typeof payload.currency === 'string' ? payload.currency : undefined,
       product: order?.product_name,
+      ...(verdict === 'extra' ? { note: 'extra payment: refund' } : {}),
     };
     const shopper = order?.shopper;
     this.#log.push({ shopper, entry });

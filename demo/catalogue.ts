@@ -44,8 +44,11 @@ export interface Order extends OrderChoices {
   product_name: string;
   amount: number;
   status: 'created' | 'paid' | 'failed';
-  /** Who may pay it and see it: its creator; for a fixed order, whoever last asked for its token. */
+  /** Who may pay it and see it: its creator; a fixed order is a template, and each shopper pays a copy of their own. */
   shopper: string | undefined;
+  /** The reference the service, the store and the callbacks know it by: order_ref, or for a shopper's
+   *  copy of a fixed order `{order_ref}.{shopper}`, so two shoppers never share an order's attempt. */
+  request_ref: string;
 }
 
 export interface OrderIssue {
@@ -92,12 +95,11 @@ export class OrderBook {
 
   create(choices: OrderChoices, shopper: string): Order {
     const order = this.#make(`order-${crypto.randomUUID()}`, choices, shopper);
-    this.#orders.set(order.order_ref, order);
-    // A Map iterates in insertion order: the first key is the oldest order.
-    if (this.#orders.size > this.max) this.#orders.delete(this.#orders.keys().next().value as string);
+    this.#keep(order);
     return order;
   }
 
+  /** An order by its request_ref (a fixed order's template by its order_ref). */
   get(ref: string | undefined): Order | undefined {
     return ref === undefined ? undefined : (this.#fixed.get(ref) ?? this.#orders.get(ref));
   }
@@ -105,23 +107,30 @@ export class OrderBook {
   /** The order `ref` as `shopper` may see it: their own, or a fixed one (anyone's to pay); another
    *  shopper's order is as unknown as one never made. */
   visibleTo(ref: unknown, shopper: string | undefined): Order | undefined {
-    const order = this.get(typeof ref === 'string' ? ref : undefined);
-    return order && (this.#isFixed(order) || order.shopper === shopper) ? order : undefined;
+    const key = typeof ref === 'string' ? ref : undefined;
+    const fixed = key === undefined ? undefined : this.#fixed.get(key);
+    if (fixed !== undefined) return shopper === undefined ? undefined : this.#copy(fixed, shopper);
+    const order = this.#orders.get(key ?? '');
+    return order?.shopper === shopper ? order : undefined;
   }
 
-  /** `shopper` asks for a token for `order`: a fixed order belongs to the shopper who asked last, so
-   *  its status and callback go to them. */
-  payingNow(order: Order, shopper: string | undefined): void {
-    if (this.#isFixed(order)) order.shopper = shopper;
+  /** The shopper's own copy of a fixed order (made on first sight): the order is never handed from one shopper to another. */
+  #copy(fixed: Order, shopper: string): Order {
+    const request_ref = `${fixed.order_ref}.${shopper}`;
+    const copy = this.#orders.get(request_ref) ?? { ...fixed, shopper, request_ref };
+    this.#keep(copy);
+    return copy;
   }
 
-  #isFixed(order: Order): boolean {
-    return this.#fixed.get(order.order_ref) === order;
+  #keep(order: Order): void {
+    this.#orders.set(order.request_ref, order);
+    // A Map iterates in insertion order: the first key is the oldest order.
+    if (this.#orders.size > this.max) this.#orders.delete(this.#orders.keys().next().value as string);
   }
 
   #make(order_ref: string, choices: OrderChoices, shopper: string | undefined): Order {
     const product = PRODUCTS.find((p) => p.id === choices.product) as Product;
-    return { ...choices, order_ref, product_name: product.name, amount: price(product, choices.currency), status: 'created', shopper };
+    return { ...choices, order_ref, request_ref: order_ref, product_name: product.name, amount: price(product, choices.currency), status: 'created', shopper };
   }
 }
 

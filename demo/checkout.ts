@@ -78,7 +78,8 @@ function listenForCallbacks(): void {
   source.addEventListener('callback', (event) => {
     const entry = JSON.parse((event as MessageEvent<string>).data) as CallbackLogEntry;
     const amount = entry.amount !== undefined && entry.currency ? formatAmount(entry.amount, entry.currency, 'en') : '';
-    item('#callbacks', `${entry.status}: ${entry.product ?? entry.request_id} ${amount}`.trim(), `invoice ${entry.invoice_id}`);
+    const status = entry.note === undefined ? entry.status : `${entry.status} (${entry.note})`;
+    item('#callbacks', `${status}: ${entry.product ?? entry.request_id} ${amount}`.trim(), `invoice ${entry.invoice_id}`);
   });
 }
 

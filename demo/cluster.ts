@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 import { CHECKOUT_PREFIX, type CallbackLogEntry } from './backend.js';
 import { describeRedis, redisEnv, redisFromEnv } from './backend-redis.js';
-import type { RedisSpec, RedisTarget } from '../test/support/redis-clients.js';
+import type { RedisSpec, RedisTarget } from '../test/support/redis/redis-clients.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -38,14 +38,14 @@ export type LocalTopology = RedisTarget['topology'];
 /** A Redis of `topology` on free loopback ports, from the test harness (REDIS_SERVER). */
 async function startLocalRedis(topology: LocalTopology): Promise<{ target: RedisTarget; stop(): Promise<unknown> }> {
   if (topology === 'cluster') {
-    const cluster = await (await import('../test/support/redis-cluster.js')).startRedisCluster();
+    const cluster = await (await import('../test/support/redis/redis-cluster.js')).startRedisCluster();
     return { target: { topology, rootNodes: cluster.rootNodes }, stop: () => cluster.stop() };
   }
   if (topology === 'sentinel') {
-    const set = await (await import('../test/support/redis-sentinel.js')).startRedisSentinel();
+    const set = await (await import('../test/support/redis/redis-sentinel.js')).startRedisSentinel();
     return { target: { topology, name: set.name, sentinels: set.sentinels }, stop: () => set.stop() };
   }
-  const server = await (await import('../test/support/redis-server.js')).startRedis();
+  const server = await (await import('../test/support/redis/redis-server.js')).startRedis();
   return { target: { topology, url: server.url }, stop: () => server.stop() };
 }
 

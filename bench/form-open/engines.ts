@@ -1,5 +1,5 @@
 // bench/form-open/engines.ts: time to form in each engine (Chromium, Firefox ESR, WebKitGTK, as
-// test/support/engines.mjs starts them; TEST_ENGINES picks some).
+// test/support/browsers/engines.mjs starts them; TEST_ENGINES picks some).
 //   npm run bench:form-open:engines [-- runs]
 // Method: the same pages and in-page timing as run.ts (pages.ts): per run, the host page on
 // http://localhost is loaded afresh in one tab of the engine (a new document, nothing of the last one
@@ -11,8 +11,8 @@
 // stamp of the request against the page's clock (performance.timeOrigin, epoch milliseconds), which
 // does not depend on the engine's resource timing. run.ts measures Chromium in more depth (long tasks,
 // base-url set early, a fresh page per run in a regular profile).
-import { selectedEngines } from '../../test/support/engines.mjs';
-import { ENGINE_NAMES, launchEngine } from '../../test/support/engine-page.js';
+import { selectedEngines } from '../../test/support/browsers/engines.mjs';
+import { ENGINE_NAMES, launchEngine } from '../../test/support/browsers/engine-page.js';
 import { machine, median, quantile, report } from '../stats.js';
 import { defineInPage, formPageServers, openFormInPage, type OpenTiming } from './pages.js';
 

@@ -1,4 +1,4 @@
-// bench/form-open: time to form in real Chromium (playwright-core, test/support/engines.mjs).
+// bench/form-open: time to form in real Chromium (playwright-core, test/support/browsers/engines.mjs).
 //   npm run bench:form-open [-- runs delayMs]
 // Method: every measurement is on a fresh page of one regular (persistent, temporary) profile, as a
 // shopper's browser is: incognito contexts (browser.newContext()) ignore <link rel=preconnect>, which a
@@ -30,7 +30,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumLaunchOptions } from '../../test/support/engines.mjs';
+import { chromiumLaunchOptions } from '../../test/support/browsers/engines.mjs';
 import { machine, quantile, report } from '../stats.js';
 import { defineInPage, formPageServers, openFormInPage, type OpenHow, type OpenTiming } from './pages.js';
 

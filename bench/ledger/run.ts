@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { MemoryPayoutLedger, PaymentClient, RedisPayoutLedger, type PayoutLedger, type PayoutParams } from '../../src/server/index.js';
-import { startRedis } from '../../test/support/redis-server.js';
+import { startRedis } from '../../test/support/redis/redis-server.js';
 import { MERCHANT, SECRET } from './shared.js';
 
 const rounds = Number(process.argv[2] ?? 5);

@@ -9,10 +9,10 @@
 // order; each round gives a median per variant, and the table shows the median of those and their spread.
 //   npm run bench:redis [-- rounds opsPerRound]
 import { RedisCallbackStore, RedisPayoutLedger } from '../../src/server/index.js';
-import { startRedis } from '../../test/support/redis-server.js';
-import { startRedisCluster } from '../../test/support/redis-cluster.js';
-import { startRedisSentinel } from '../../test/support/redis-sentinel.js';
-import { connectRedis, LIBRARIES, type ConnectedRedis, type RedisTarget } from '../../test/support/redis-clients.js';
+import { startRedis } from '../../test/support/redis/redis-server.js';
+import { startRedisCluster } from '../../test/support/redis/redis-cluster.js';
+import { startRedisSentinel } from '../../test/support/redis/redis-sentinel.js';
+import { connectRedis, LIBRARIES, type ConnectedRedis, type RedisTarget } from '../../test/support/redis/redis-clients.js';
 import { machine, median, quantile, report } from '../stats.js';
 
 const rounds = Number(process.argv[2] ?? 5);

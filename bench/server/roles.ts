@@ -16,7 +16,7 @@ import { MERCHANT, SECRET, TOKEN_PARAMS } from './shared.js';
 
 // The shipped build (run `npm run build` first), as a merchant runs it; typed from its source.
 const DIST = new URL('../../dist/server/index.js', import.meta.url).href;
-const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, PaymentClient, signed, toNodeHandler } =
+const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, MemoryCallbackStore, PaymentClient, signed, toNodeHandler } =
   (await import(DIST)) as typeof import('../../src/server/index.js');
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -64,7 +64,7 @@ function token(upstreamUrl: string, viaFetch: boolean): Listener {
     secret: SECRET,
     ...(viaFetch ? { fetch: globalThis.fetch } : {}),
   });
-  return toNodeHandler(createTokenHandler({ client, resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) }));
+  return toNodeHandler(createTokenHandler({ client, store: new MemoryCallbackStore(), resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) }));
 }
 
 async function proxy(upstreamUrl: string): Promise<Listener> {

@@ -1,12 +1,12 @@
 // `npm run bench:settle`: the delay from the service's callback reaching a merchant server to the
 // page's waiting status request answering 200 (what the element turns into pay-form-settled), on one
 // server and across two, with the memory store and with RedisCallbackStore on a real redis-server.
-// Every server is its own process (test/support/callback-worker.ts). For each sample a status request
+// Every server is its own process (test/support/servers/callback-worker.ts). For each sample a status request
 // is already waiting on server B when the signed callback is POSTed to server A; the clock runs from
 // that POST to B's answer. Several rounds, the setups in a rotated order each round; the spread is the
 // range of the per-round medians.
-import { startRedis } from '../../test/support/redis-server.js';
-import { signedBody, startWorker, type Worker } from '../../test/support/callback-workers.js';
+import { startRedis } from '../../test/support/redis/redis-server.js';
+import { signedBody, startWorker, type Worker } from '../../test/support/servers/callback-workers.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SAMPLES = Number(process.env.SAMPLES ?? 40);

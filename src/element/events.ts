@@ -1,5 +1,6 @@
 // Event names, detail types and the global event-map entries for <pay-form>.
 // Every event bubbles and is composed, so a listener on document sees events from any element.
+import type { StatusAnswer } from '../service/checkout.js';
 import type { ElementErrorCode } from '../service/error-codes.js';
 
 export const PAY_FORM_OPEN = 'pay-form-open';
@@ -44,12 +45,12 @@ export interface PayFormSuccessDetail {
 export interface PayFormFailDetail {
   status: 'fail';
 }
-/** The verified outcome, as the merchant's status-url answered it after the service's signed callback. */
-export interface PayFormSettledDetail {
-  /** The invoice status from the verified callback (`success` or `fail` for a payment). */
-  status: string;
-  invoice_id: string;
-}
+/**
+ * The verified outcome, the merchant's status-url answer as service/checkout.ts reads it: `status` (the
+ * invoice status from the service's verified callback, `success` or `fail` for a payment) and `invoice_id`,
+ * and whatever else the protocol's StatusAnswer carries.
+ */
+export type PayFormSettledDetail = StatusAnswer;
 export interface PayFormCloseDetail {
   reason: 'user' | 'api';
   /** The result reached before closing (the state stays `success` or `fail`), or null. */

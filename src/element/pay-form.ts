@@ -18,6 +18,7 @@ import { ELEMENT_TEXTS, type PayFormTextKey } from './texts.js';
 /** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
 const TOKEN_SOURCES = INPUTS.slice(4);
+const SETTLE_INPUTS = ['statusUrl', 'orderRef', 'awaitSettled'] as const;
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -27,9 +28,9 @@ const TOKEN_SOURCES = INPUTS.slice(4);
  * @fires pay-form-open - `{ url, display }`: the form URL is chosen, before it loads.
  * @fires pay-form-ready - `{ url }`: the iframe has loaded the form.
  * @fires pay-form-redirect - `{ url }`, cancelable: unless cancelled the page is then sent to `url`.
- * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page.
- * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page.
- * @fires pay-form-settled - `{ status, invoice_id }`: status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money. A `success` or `fail` becomes the state, the form kept as after a result.
+ * @fires pay-form-success - `{ status: 'success' }`: the framed form reached the merchant's success page; never after pay-form-settled for the same attempt.
+ * @fires pay-form-fail - `{ status: 'fail' }`: the framed form reached the merchant's fail page; never after pay-form-settled for the same attempt.
+ * @fires pay-form-settled - `{ status, invoice_id, extra? }` (StatusAnswer): status-url holds the service's verified callback for this attempt of the order, with or without a return page's result; the event to trust for money, and the attempt's last result event. A `success` or `fail` becomes the state, the form kept as after a result, or removed on a `success` it had not reached itself (paid in another tab).
  * @fires pay-form-close - `{ reason: 'user' | 'api', result }`: the modal was dismissed, or `close()` removed the form; `result` is the result reached before (`success`, `fail`, or null), which then stays the state.
  * @fires pay-form-error - `{ code, message }`, cancelable: a refusal, a failed token request, an order already paid, a load timeout, an unreachable service or a CSP block; unless cancelled the element shows the error in the shopper's words (`role="alert"`).
  *
@@ -79,7 +80,9 @@ export class PayForm extends PayFormProperties {
 
   readonly #settle = new SettleController(this, {
     settled: (detail) => {
-      // Verified, with or without a return page's result: the form is handled as after one.
+      // Verified, with or without a return page's result: the form is handled as after one. Paid before this
+      // form reached its own success (in another tab, on the same attempt), the form goes: no Pay button is left.
+      if (detail.status === 'success' && this.#state !== 'success') this.#removeFrame();
       if (isResultStatus(detail.status)) this.#setState(detail.status);
       this.#emit(PAY_FORM_SETTLED, detail);
     },
@@ -130,8 +133,7 @@ export class PayForm extends PayFormProperties {
     this.#run();
   }
 
-  /** Asks status-url for order-ref's verified status now, for at most settle-timeout (as `await-settled` does on connection),
-   *  for a return page that sets things up from script. Does nothing while asking or once settled. */
+  /** Asks status-url for order-ref's verified status now, for at most settle-timeout, as `await-settled` does; does nothing while asking or once settled. */
   settle(): void {
     if (this.isConnected && !this.#settle.running && !this.#settle.settled) this.#ask(timeLimit(this.settleTimeout, DEFAULT_SETTLE_TIMEOUT));
   }
@@ -144,12 +146,13 @@ export class PayForm extends PayFormProperties {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (TOKEN_SOURCES.some((name) => changed.has(name))) this.#token.stop();
     if (!this.isConnected) return;
-    if (this.#needsRun || INPUTS.some((name) => changed.has(name))) {
-      this.#needsRun = false;
-      this.#run();
+    if (this.#needsRun || INPUTS.some((name) => changed.has(name))) this.#run();
+    // On connection or for another order, never on every update; after the decision, which clears the error on show.
+    if (this.awaitSettled && (this.#needsRun || SETTLE_INPUTS.some((name) => changed.has(name)))) {
+      if (!this.#needsRun) this.#settle.stop();
+      this.settle();
     }
-    // After the decision, which clears the error on show: a status-url refused at once stays said.
-    if (this.awaitSettled) this.settle();
+    this.#needsRun = false;
   }
 
   /** Puts the current frame in the shadow root (new nodes for a new frame) with the current title and sandbox; says the state and the error. */
@@ -170,7 +173,7 @@ export class PayForm extends PayFormProperties {
         frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, this.#text('close'), dismiss);
       }
     }
-    const said = this.#window?.win ? 'popup' : this.#state;
+    const said = this.#settle.offline && this.#settle.running ? 'offline' : this.#window?.win ? 'popup' : this.#state;
     say(status, said in ELEMENT_TEXTS || said === 'popup' ? this.#text(said as PayFormTextKey) : '');
     say(this.#alert, this.#error ? this.#text(this.#error) : '');
     if (!shown) return;
@@ -243,8 +246,7 @@ export class PayForm extends PayFormProperties {
     this.#ask();
   }
 
-  /** Asks status-url, when set, about the order's attempt (the token answer's, when the key came from
-   *  one: service/checkout.ts), for at most `ms`, or without it until stopped or asked again. */
+  /** Asks status-url, when set, about the order's attempt (the token answer's, if any), for at most `ms`, or until stopped. */
   #ask(ms?: number): void {
     if (this.statusUrl != null) void this.#settle.ask(this.statusUrl, this.orderRef, (this.#token.status as { attempt?: string } | undefined)?.attempt, ms);
   }
@@ -285,8 +287,7 @@ export class PayForm extends PayFormProperties {
     } else if (this.#state === 'loading') this.#setState('idle');
   }
 
-  /** Reports a refusal or a failure as pay-form-error (only its code and message), shown in the shopper's words unless a listener
-   *  cancels it. `keepResult` when only the verified status is missing: a result already reached then stays the state. */
+  /** Reports a failure as pay-form-error, shown in the shopper's words unless cancelled; `keepResult`: a result reached stays the state. */
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
     const state = this.#state;
     this.#setState(keepResult && isResultStatus(state) ? state : 'error');
@@ -295,9 +296,11 @@ export class PayForm extends PayFormProperties {
     if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
   }
 
-  /** A result from the framed form or the payment window: the browser's word, so the verified one is awaited
-   *  for at most settle-timeout from now, asked anew (the asking since the form opened has no time limit). */
+  /** A result from the framed form or the payment window: the browser's word, dropped once the verified status came
+   *  (pay-form-settled ends the attempt: docs/element.md, Events); else the verified one is awaited for at most
+   *  settle-timeout, asked anew (the asking since the form opened has no limit). */
   #result(status: ResultStatus): void {
+    if (this.#settle.settled) return;
     this.#setState(status);
     this.#emit(`pay-form-${status}`, { status });
     this.#settle.stop();
@@ -309,9 +312,8 @@ export class PayForm extends PayFormProperties {
     return (this.#window ??= PayForm.popup?.(this, (status) => (status ? this.#result(status) : this.#dismiss('user'))));
   }
 
-  /** Sets the state and renders it; on loading, remembers what has focus, to give it back there. */
   #setState(state: PayFormState): void {
-    if (state === 'loading') this.#focus.opener = document.activeElement;
+    if (state === 'loading') this.#focus.opener = document.activeElement; // to give focus back there
     this.setAttribute('state', (this.#state = state));
     this.requestUpdate();
   }

@@ -9,9 +9,13 @@ export type EndRun = (report: () => void) => void;
 export class RunController<Callbacks> implements ReactiveController {
   /** The current run: aborted when cut short, null once it has ended. */
   #run?: AbortController | null;
+  /** The browser is offline, and when it came back (the settle controller listens): a time limit never runs out
+   *  offline, nor within its own length of the network's return, so a wait cut by an outage gets a fair chance. */
+  declare offline?: boolean;
+  declare back?: number;
 
   constructor(
-    host: ReactiveControllerHost,
+    protected readonly host: ReactiveControllerHost,
     protected readonly on: Callbacks,
   ) {
     host.addController(this);
@@ -25,7 +29,7 @@ export class RunController<Callbacks> implements ReactiveController {
     this.stop();
   }
 
-  /** Stops any run and starts one that reports `timedOut`, its signal aborted, unless it ends within `ms`. */
+  /** Stops any run and starts one that reports `timedOut`, its signal aborted, unless it ends within `ms` (online). */
   protected begin(ms: number, timedOut: () => void): [signal: AbortSignal, end: EndRun] {
     this.stop();
     const run = (this.#run = new AbortController());
@@ -37,8 +41,10 @@ export class RunController<Callbacks> implements ReactiveController {
       if (abort) run.abort();
       report();
     };
-    const timer = setTimeout(() => end(timedOut, true), ms);
-    // A stopped run leaves no timer behind (a removed element would otherwise be kept until it fires).
+    // Offline (or just back) the limit is put off, not run out; a stopped run leaves no timer behind
+    // (a removed element would otherwise be kept until it fires).
+    const expire = () => (this.#run === run && (this.offline || Date.now() - this.back! < ms) ? (timer = setTimeout(expire, ms)) : end(timedOut, true));
+    let timer = setTimeout(expire, ms);
     run.signal.onabort = () => clearTimeout(timer);
     return [run.signal, end];
   }

@@ -4,11 +4,11 @@
 import type { ElementErrorCode } from '../service/error-codes.js';
 
 /**
- * A status (`loading`, `success`, `fail`, and `popup` while the payment window is open), the modal's Close
- * button's accessible name (`close`), the popup display's button (`popup-focus`), or an error in the
- * shopper's words, one per error code.
+ * A status (`loading`, `success`, `fail`, `offline` while a status wait waits for the network, and `popup`
+ * while the payment window is open), the modal's Close button's accessible name (`close`), the popup
+ * display's button (`popup-focus`), or an error in the shopper's words, one per error code.
  */
-export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'close' | PopupTextKey | ElementErrorCode;
+export type PayFormTextKey = 'loading' | 'success' | 'fail' | 'offline' | 'close' | PopupTextKey | ElementErrorCode;
 
 /** The words of the popup display (its panel's status and button, its blocked window) and of a refused frame:
  *  only pages that use them load them (popup-controller.ts). */
@@ -25,6 +25,7 @@ export const ELEMENT_TEXTS: Readonly<Omit<PayFormTexts, PopupTextKey>> = {
   loading: 'Loading the payment form…',
   success: 'Thank you! Confirming your payment…',
   fail: 'Payment declined. Please try again.',
+  offline: 'You are offline. The payment will be checked when you are back online.',
   close: 'Close',
   'invalid-base-url': UNAVAILABLE,
   'invalid-key': UNAVAILABLE,

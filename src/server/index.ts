@@ -68,6 +68,7 @@ export {
   type CallbackHandlerOptions,
   type CallbackPayload,
   type CallbackOrder,
+  type ExtraPayment,
 } from './http/callback-handler.js';
 export { createStatusHandler, type StatusHandlerOptions } from './http/status-handler.js';
 export type {
@@ -78,6 +79,11 @@ export type {
   CallbackRecord,
   ClaimResult,
   OrderStatus,
+  Verdict,
+  ExtraReason,
+  KeptToken,
+  AttemptRequest,
+  AttemptStart,
 } from './stores/callback-store.js';
 export { orderStatus } from './stores/callback-store.js';
 export { ATTEMPT_SEPARATOR, parseRequestId, type StatusAnswer, type TokenAnswer } from '../service/checkout.js';

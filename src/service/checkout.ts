@@ -18,14 +18,19 @@ export type TokenAnswer = (({ key: string } | { redirect_url: string }) & { atte
 export const ORDER_REF_PARAM = 'order_ref';
 export const ATTEMPT_PARAM = 'attempt';
 
-/** The status endpoint's 200 answer, and the detail of `pay-form-settled`: exactly these two fields. */
+/**
+ * The status endpoint's 200 answer, and the detail of `pay-form-settled`: these fields only. `extra`
+ * is set (only ever `true`) on a `success` that did not pay the order: another attempt paid it, or this
+ * one was superseded or paid another amount; the shop says the second payment is being refunded.
+ */
 export interface StatusAnswer {
   /** The invoice status from the service's verified callback (`success` or `fail` for a payment). */
   status: string;
   invoice_id: string;
+  extra?: true;
 }
 
-/** The status that makes an order paid: a success of any of its attempts. */
+/** The status that makes an order paid: the first success of its payable attempt (docs/service-contract.md, Attempts). */
 export const PAID_STATUS = 'success';
 
 /**
@@ -39,10 +44,13 @@ export function parseTokenAnswer(data: unknown): TokenAnswer | null {
   return paid === true ? { paid } : typeof redirect_url === 'string' ? { redirect_url, ...started } : typeof key === 'string' ? { key, ...started } : null;
 }
 
-/** `{ status, invoice_id }` with two non-empty strings, or null (for null, a primitive, any other shape). Only these two fields go on. */
+/**
+ * `{ status, invoice_id }` with two non-empty strings, and `extra: true` when the answer says so; else
+ * null (for null, a primitive, any other shape). Only these fields go on.
+ */
 export function parseStatusAnswer(data: unknown): StatusAnswer | null {
-  const { status, invoice_id } = Object(data) as Record<string, unknown>;
-  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? { status, invoice_id } : null;
+  const { status, invoice_id, extra } = Object(data) as Record<string, unknown>;
+  return typeof status === 'string' && status && typeof invoice_id === 'string' && invoice_id ? (extra === true ? { status, invoice_id, extra } : { status, invoice_id }) : null;
 }
 
 // An attempt is one token request for an order: the service gets `{order reference}~{attempt id}` as

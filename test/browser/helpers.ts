@@ -70,3 +70,22 @@ export function errorCode(events: Recorded[]): string | undefined {
   const error = events.find((e) => e.type === PAY_FORM_ERROR);
   return (error?.detail as { code?: string } | undefined)?.code;
 }
+
+/**
+ * Counts the element's asks about `orderRef` (its fetch calls, passed on untouched) until stop(): a server
+ * sees more where a connection is dropped, since the browser retries a GET on a dropped kept-alive one itself.
+ */
+export function countAsks(orderRef: string): { stop: () => number } {
+  const { fetch } = window;
+  let asks = 0;
+  window.fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).includes(orderRef)) asks++;
+    return fetch(input, init);
+  };
+  return {
+    stop: () => {
+      window.fetch = fetch;
+      return asks;
+    },
+  };
+}

@@ -24,8 +24,20 @@
 // executeServerCommand('status-set', { orderRef, status, invoice_id }); until then a long poll of
 // STATUS_WAIT_MS ending in 204 (a set status wakes a waiting request at once); 404 {"success":false,
 // "message":"Order not found"} for no order_ref or one starting "unknown-"; "flaky-" orders get one 503
-// (retry-after: 1) first; "down-" orders always get 503 without retry-after; "html-" orders get a 200
-// HTML page; "htmljson-" orders get a well-formed status served as text/html.
+// (retry-after: 1) first; "down-" orders always get 503 without retry-after, "busy-" orders always 503
+// with retry-after: 1, "broken-" orders always 500; "drop-" orders get their connection closed without
+// an answer (a network error; answer "dropped"); "html-" orders get a 200 HTML page; "htmljson-" orders
+// get a well-formed status served as text/html. executeServerCommand('redirect-requests') lists the
+// order_refs /__status-redirect* was asked for.
+// The network, cut and restored (test/browser/network.test.ts): executeServerCommand('network-cut',
+// { restoreAfter, set }) cuts the test page off for restoreAfter ms where the engine can (Chromium: the
+// DevTools protocol's network conditions through Playwright; Firefox: WebDriver BiDi's
+// emulation.setNetworkConditions through puppeteer-core), and in every engine /__status and /__token/
+// requests are dropped meanwhile (held long polls too), which is all WebKit gets: WebKitWebDriver has no
+// network conditions, so there the page dispatches online/offline itself. A page really cut off hears the
+// command's answer only when the network is back. executeServerCommand('network-how') says which it is:
+// "devtools", "bidi" or "server". `set` ({ orderRef, status, invoice_id }) is recorded at the cut: a callback arriving while the
+// shopper is offline. executeServerCommand('network-restore') ends a cut at once.
 // executeServerCommand('status-requests', { orderRef }) lists what was asked for that order (its
 // attempt parameter, the answer's status, when it was asked and when it ended). /__status-redirect?order_ref=…
 // answers 302 to the service's origin, whose /__status-forged answers a forged success with open CORS
@@ -59,9 +71,19 @@ export function serviceOriginPlugin() {
   const statusRequests = [];
   const statusWaiters = new Map();
   const forged = [];
+  const redirects = [];
+  /** The network is cut (network-cut): every /__status and /__token/ request is dropped. */
+  let cut = false;
+  let restoreTimer;
+  /** How the cut reached the engine, to undo it: the page's offline switch, or nothing (WebKit). */
+  let restoreEngine = async () => {};
 
   function handleToken(req, res) {
     const url = new URL(req.url, pageOrigin);
+    if (cut) {
+      tokenRequests.push({ method: req.method, path: url.pathname, dropped: true });
+      return req.socket.destroy();
+    }
     const record = {
       method: req.method,
       path: url.pathname,
@@ -105,15 +127,20 @@ export function serviceOriginPlugin() {
       record.answer = status;
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
     };
+    if (cut || orderRef?.startsWith('drop-')) {
+      record.answer = 'dropped';
+      return req.socket.destroy();
+    }
     if (orderRef === null || orderRef === '' || orderRef.startsWith('unknown-')) return json(404, { success: false, message: 'Order not found' });
     if (orderRef.startsWith('flaky-') && !statusRequests.some((r) => r !== record && r.orderRef === orderRef)) {
       record.answer = 503;
       res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"success":false}');
       return;
     }
-    if (orderRef.startsWith('down-')) {
-      record.answer = 503;
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false}');
+    const down = /^(down|busy|broken)-/.exec(orderRef)?.[1];
+    if (down) {
+      record.answer = down === 'broken' ? 500 : 503;
+      res.writeHead(record.answer, { 'content-type': 'application/json', ...(down === 'busy' && { 'retry-after': '1' }) }).end('{"success":false}');
       return;
     }
     if (orderRef.startsWith('htmljson-')) {
@@ -130,9 +157,13 @@ export function serviceOriginPlugin() {
     if (known) return json(200, known);
     const waiters = statusWaiters.get(orderRef) ?? new Set();
     statusWaiters.set(orderRef, waiters);
-    const wake = () => {
+    const wake = (drop) => {
       clearTimeout(timer);
       waiters.delete(wake);
+      if (drop) {
+        record.answer = 'dropped';
+        return req.socket.destroy();
+      }
       const found = statuses.get(orderRef);
       if (found) return json(200, found);
       record.answer = 204;
@@ -148,8 +179,42 @@ export function serviceOriginPlugin() {
 
   function redirectStatus(req, res) {
     const url = new URL(req.url, pageOrigin);
+    redirects.push(url.searchParams.get('order_ref'));
     const target = url.pathname === '/__status-redirect' ? `${serviceOrigin}/__status-forged` : `${pageOrigin}/__status`;
     res.writeHead(302, { location: `${target}${url.search}`, 'cache-control': 'no-store' }).end();
+  }
+
+  /** Cuts the page off where its engine can (the launcher's page: Playwright's or puppeteer-core's), and the two endpoints everywhere. */
+  async function cutNetwork(session, { restoreAfter, set }) {
+    cut = true;
+    // The long polls held open end as a network error, as they would on a phone that lost its signal.
+    for (const waiters of statusWaiters.values()) for (const wake of [...waiters]) wake(true);
+    if (set) setStatus(set);
+    const page = session.browser.getPage?.(session.id);
+    if (page?.context) {
+      await page.context().setOffline(true);
+      restoreEngine = () => page.context().setOffline(false);
+    } else if (page?.setOfflineMode) {
+      await page.setOfflineMode(true);
+      restoreEngine = () => page.setOfflineMode(false);
+    }
+    restoreTimer = setTimeout(restoreNetwork, restoreAfter);
+    return true;
+  }
+
+  /** How network-cut reaches this session's engine. */
+  function cutHow(session) {
+    const page = session.browser.getPage?.(session.id);
+    return page?.context ? 'devtools' : page?.setOfflineMode ? 'bidi' : 'server';
+  }
+
+  async function restoreNetwork() {
+    clearTimeout(restoreTimer);
+    cut = false;
+    const restore = restoreEngine;
+    restoreEngine = async () => {};
+    await restore();
+    return true;
   }
 
   function setStatus({ orderRef, status, invoice_id }) {
@@ -265,7 +330,11 @@ export function serviceOriginPlugin() {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
-    executeCommand({ command, payload }) {
+    executeCommand({ command, payload, session }) {
+      if (command === 'network-cut') return cutNetwork(session, payload);
+      if (command === 'network-restore') return restoreNetwork();
+      if (command === 'network-how') return cutHow(session);
+      if (command === 'redirect-requests') return [...redirects];
       if (command === 'status-set') return setStatus(payload);
       if (command === 'status-requests') return statusRequests.filter((r) => r.orderRef === payload.orderRef).map((r) => ({ ...r }));
       if (command === 'forged-requests') return [...forged];

@@ -4,7 +4,9 @@
 // with or without a return page's result.
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
+import { countAsks, errorCode, mount, origins, settle, typesOf, waitForEvent, type Recorded } from './helpers.js';
+import { DEFAULT_TEXTS, type PayFormSettledDetail } from '../../src/element/index.js';
+import type { StatusAnswer } from '../../src/service/checkout.js';
 
 interface StatusRequest {
   orderRef: string | null;
@@ -31,7 +33,7 @@ async function checkout(key: string, ref: string, attrs: Record<string, string> 
 }
 
 describe('<pay-form status-url> from the moment the form is shown', () => {
-  it('asks while the form is open, one request at a time, and settles without any return page: state success, the form kept as after a result', async () => {
+  it('asks while the form is open, one request at a time, and settles without any return page: state success, the payable form removed', async () => {
     const ref = order();
     document.cookie = 'merchant_session=settle1; path=/';
     const { el, events } = await checkout('plain-s0', ref);
@@ -46,13 +48,55 @@ describe('<pay-form status-url> from the moment the form is shown', () => {
     const asked = await statusRequests(ref);
     expect(asked.every((r) => r.method === 'GET' && r.accept === 'application/json' && r.attempt === null)).to.equal(true);
     expect(asked[0]?.cookie).to.include('merchant_session=settle1');
-    // As after a result: the form stays until close(), which keeps the result.
+    // Paid, and this form never reached its return page: it could still be paid again, so it goes.
+    expect(el.shadowRoot?.querySelector('iframe')).to.equal(null);
+    expect(el.shadowRoot?.querySelector('[role="status"]')?.textContent).to.equal(DEFAULT_TEXTS.success);
+    await settle(300);
+    expect(count(events, 'pay-form-settled')).to.equal(1);
+  });
+
+  for (const display of ['inline', 'modal']) {
+    it(`an order paid in another tab (the same attempt) while this ${display} form is open: the form with its Pay button goes, settled as paid`, async () => {
+      const ref = order('tabs');
+      const { el, events } = await checkout('pay-tab', ref, { display });
+      await waitForEvent(events, 'pay-form-ready');
+      // The other tab paid: the callback reached the merchant, which now answers this attempt's status.
+      await setStatus(ref, 'success', 'inv-tab2');
+      await waitForEvent(events, 'pay-form-settled');
+      expect(el.state).to.equal('success');
+      expect(el.shadowRoot?.querySelector('iframe, dialog')).to.equal(null, 'no form, so no Pay button for a paid order');
+      expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready', 'pay-form-settled']);
+    });
+  }
+
+  it('a form that reached its own success page keeps it when the verified success comes', async () => {
+    const ref = order();
+    const { el, events } = await checkout('success-keep', ref);
+    await waitForEvent(events, 'pay-form-success');
+    await setStatus(ref, 'success', 'inv-keep');
+    await waitForEvent(events, 'pay-form-settled');
     expect(el.shadowRoot?.querySelector('iframe')).to.not.equal(null);
     el.close();
     expect(events.at(-1)?.detail).to.deep.equal({ reason: 'api', result: 'success' });
-    expect(el.state).to.equal('success');
-    await settle(300);
-    expect(count(events, 'pay-form-settled')).to.equal(1);
+  });
+
+  it('the browser\'s success or fail never comes after pay-form-settled for the same attempt: a result after settling is dropped', async () => {
+    // The status is there before the form loads, so the verified answer wins the race with the return page.
+    const runs = ['success', 'fail'].map(async (status, i) => {
+      const ref = order('order');
+      await setStatus(ref, status, `inv-order${i}`);
+      const { el, events } = await checkout(`${status}-order${i}`, ref);
+      await waitForEvent(events, 'pay-form-settled');
+      // Long enough for the frame's return page to post its result, which the element must not pass on.
+      await settle(1500);
+      return { el, types: typesOf(events) };
+    });
+    for (const { el, types } of await Promise.all(runs)) {
+      const settledAt = types.indexOf('pay-form-settled');
+      expect(types.slice(settledAt + 1).filter((t) => t === 'pay-form-success' || t === 'pay-form-fail')).to.deep.equal([]);
+      expect(types.filter((t) => t === 'pay-form-settled').length).to.equal(1);
+      el.remove();
+    }
   });
 
   it('asks about the attempt the token answer started', async () => {
@@ -160,7 +204,7 @@ describe('<pay-form status-url> from the moment the form is shown', () => {
     const { el, events } = await checkout('success-s5', ref);
     const error = await waitForEvent(events, 'pay-form-error');
     expect(errorCode(events)).to.equal('settle-timeout');
-    expect((error.detail as { message: string }).message).to.include('unknown order');
+    expect((error.detail as { message: string }).message).to.include('404');
     await settle(400);
     expect((await statusRequests(ref)).length).to.be.within(1, 2);
     expect(count(events, 'pay-form-error')).to.equal(1);
@@ -283,4 +327,65 @@ describe('<pay-form status-url> on the return page of a redirect flow', () => {
 
 // Types: the events bubble, so document and window listeners are typed too.
 document.addEventListener('pay-form-settled', (event) => void event.detail.invoice_id.length);
+// The detail is the protocol's StatusAnswer (src/service/checkout.ts), so a field added there is typed here.
+document.addEventListener('pay-form-settled', (event) => void (event.detail satisfies StatusAnswer));
+const answer: StatusAnswer = { status: 'success', invoice_id: 'inv' };
+void (answer satisfies PayFormSettledDetail);
 window.addEventListener('pay-form-error', (event) => void event.detail.code.length);
+
+describe('<pay-form status-url> that keeps failing: one page never floods the endpoint', () => {
+  it('asks a handful of times in 10 s, not hundreds, for a 404, a redirect, HTML, a 500 or a network error, each said at most once', async () => {
+    const modes = [
+      { ref: order('unknown'), statusUrl: '/__status' },
+      { ref: order('redirect'), statusUrl: '/__status-redirect-same' },
+      { ref: order('html'), statusUrl: '/__status' },
+      { ref: order('broken'), statusUrl: '/__status' },
+      { ref: order('drop'), statusUrl: '/__status' },
+    ];
+    const counters = modes.map(({ ref }) => countAsks(ref));
+    // await-settled return pages, as a shopper whose session ended would see them.
+    const pages = await Promise.all(modes.map(({ ref, statusUrl }) => mount({ 'status-url': statusUrl, 'order-ref': ref, 'await-settled': '' })));
+    await settle(10000);
+    for (const { el } of pages) el.remove();
+    const asked = counters.reverse().map((counter) => counter.stop()).reverse();
+    const redirected = await executeServerCommand<(string | null)[], undefined>('redirect-requests');
+    const heard = await Promise.all(modes.map(async ({ ref }, i) => (i === 1 ? redirected.filter((r) => r === ref) : await statusRequests(ref)).length));
+    for (const [i, { ref }] of modes.entries()) {
+      expect(asked[i], `${ref}: asked`).to.be.within(1, 6);
+      // What the endpoint hears, but for a dropped connection, which the browser retries itself before the
+      // element sees an error (Firefox up to about ten times, Chromium and WebKit a few).
+      if (!ref.startsWith('drop-')) expect(heard[i], `${ref}: heard`).to.equal(asked[i]);
+      expect(count(pages[i]!.events, 'pay-form-error'), `${ref}: errors`).to.be.at.most(1);
+    }
+    // The 404, the redirect and the HTML answer are said at once, and asked again only slowly.
+    expect(pages.slice(0, 3).map(({ events }) => errorCode(events))).to.deep.equal(['settle-timeout', 'invalid-status-url', 'invalid-status-url']);
+    expect(asked.slice(0, 3).every((n) => n <= 3)).to.equal(true, `asked ${asked}`);
+  });
+
+  it('under retry-after the back-off still grows: a full server answering 503 retry-after: 1 is asked less than once a second', async () => {
+    const ref = order('busy');
+    const { el } = await mount({ 'status-url': '/__status', 'order-ref': ref, 'await-settled': '' });
+    // Waits of 1, 2 then 4 s (jittered by a quarter): at most 4 asks in 7 s, where retry-after alone would make 7.
+    await settle(7000);
+    const asked = await statusRequests(ref);
+    el.remove();
+    expect(asked.every((r) => r.answer === 503)).to.equal(true);
+    expect(asked.length).to.be.within(2, 4);
+  });
+
+  it('a status-url change asks anew, once: updates that change nothing never ask', async () => {
+    const ref = order('unknown');
+    const { el, events } = await mount({ 'status-url': '/__status', 'order-ref': ref, 'await-settled': '' });
+    await waitForEvent(events, 'pay-form-error');
+    for (let i = 0; i < 20; i++) {
+      el.frameTitle = `Payment ${i}`;
+      await el.updateComplete;
+    }
+    expect((await statusRequests(ref)).length).to.equal(1);
+    const next = order();
+    await setStatus(next, 'success', 'inv-next');
+    el.orderRef = next;
+    await waitForEvent(events, 'pay-form-settled');
+    expect(await statusRequests(next)).to.have.length(1);
+  });
+});

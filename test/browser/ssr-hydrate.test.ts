@@ -1,4 +1,4 @@
-// The server's <pay-form> (rendered by @lit-labs/ssr from dist/, see test/support/ssr-render.mjs) upgrades
+// The server's <pay-form> (rendered by @lit-labs/ssr from dist/, see test/support/apps/ssr-render.mjs) upgrades
 // in the browser: the element builds its shadow root and opens the form, without errors. The element is a
 // ReactiveElement, so lit-ssr writes only the tag and its attributes; markup that still carries a
 // declarative shadow root (cached from an older render) is adopted, emptied and used the same way.

@@ -3,13 +3,13 @@
 // the sandbox's callbacks, and its onStatus takes 2 s (a slow database write), so the decline's callback
 // is recorded after the next attempt has begun. Decline, open the checkout again at once and pay: the
 // page settles success with the new invoice, never the decline's fail. Opened once more, the paid order
-// ends in order-paid and no token request reaches the service. (test/support/callback-worker.ts)
+// ends in order-paid and no token request reaches the service. (test/support/servers/callback-worker.ts)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startWorker, type Worker } from '../support/callback-workers.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
-import { builtSandbox, SANDBOX_MERCHANT } from '../support/recipes.js';
+import { startWorker, type Worker } from '../support/servers/callback-workers.js';
+import { startRedis, type RedisServer } from '../support/redis/redis.js';
+import { builtSandbox, SANDBOX_MERCHANT } from '../support/apps/recipes.js';
 import { launchBrowser, watchPage } from './harness.js';
 
 type Seen = Array<{ type: string; detail: Record<string, unknown> }>;

@@ -10,9 +10,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { docBlocks } from '../support/doc-blocks.js';
-import { assertFramed, installConsumer, runIn, type ConsumerApp } from '../support/consumers.js';
-import { assertScenario, builtSandbox, HANDLED_LINE, driveRecipe, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe, type Scenario } from '../support/recipes.js';
+import { docBlocks } from '../support/apps/doc-blocks.js';
+import { assertFramed, installConsumer, runIn, type ConsumerApp } from '../support/apps/consumers.js';
+import { assertScenario, builtSandbox, HANDLED_LINE, driveRecipe, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe, type Scenario } from '../support/apps/recipes.js';
 import { launchBrowser } from './harness.js';
 
 const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1' };

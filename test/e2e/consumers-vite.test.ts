@@ -10,8 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { toNodeHandler } from 'pay-form/server';
 import { payHandlers } from '../fixtures/recipes/pay.js';
-import { assertCheckout, installConsumer, runIn } from '../support/consumers.js';
-import { builtSandbox, SANDBOX_MERCHANT } from '../support/recipes.js';
+import { assertCheckout, installConsumer, runIn } from '../support/apps/consumers.js';
+import { builtSandbox, SANDBOX_MERCHANT } from '../support/apps/recipes.js';
 import { launchBrowser } from './harness.js';
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };

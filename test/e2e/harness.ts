@@ -1,14 +1,14 @@
 // The end-to-end harness: the real demo (Vite with vite.config.ts and its backend plugin, which
 // starts the sandbox) on a free port, and Chromium through playwright-core, started the project's way
-// (test/support/engines.mjs; test/support/engine-page.ts drives the other engines).
+// (test/support/browsers/engines.mjs; test/support/browsers/engine-page.ts drives the other engines).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { chromiumLaunchOptions } from '../support/engines.mjs';
-import { waitUntil, watchProblems, type EnginePage, type WatchedPage } from '../support/engine-page.js';
+import { chromiumLaunchOptions } from '../support/browsers/engines.mjs';
+import { waitUntil, watchProblems, type EnginePage, type WatchedPage } from '../support/browsers/engine-page.js';
 import type { CallbackLogEntry } from '../../demo/backend.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,7 +46,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Page errors, console errors and failed or refused requests on a page (test/support/engine-page.ts).
+ * Page errors, console errors and failed or refused requests on a page (test/support/browsers/engine-page.ts).
  * The browser's own favicon probe is the one request allowed to miss: the consumer apps have no icon
  * (the demo's pages have theirs, which engines.test.ts holds them to).
  */

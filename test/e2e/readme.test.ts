@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { section } from '../../scripts/readme.js';
 import { distFile, root } from '../node/package/dist.js';
-import { builtSandbox, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe } from '../support/recipes.js';
+import { builtSandbox, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe } from '../support/apps/recipes.js';
 import { launchBrowser } from './harness.js';
 
 const ROOT = root.pathname;

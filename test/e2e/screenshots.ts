@@ -4,8 +4,8 @@
 // from the other two, and docs/sandbox-form.png (Chromium, a phone-sized window).
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { selectedEngines, type Engine } from '../support/engines.mjs';
-import { launchEngine, waitUntil, type EngineBrowser } from '../support/engine-page.js';
+import { selectedEngines, type Engine } from '../support/browsers/engines.mjs';
+import { launchEngine, waitUntil, type EngineBrowser } from '../support/browsers/engine-page.js';
 import { checkoutIn, startDemo, waitForText, type Demo } from './harness.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));

@@ -5,7 +5,7 @@
 // pay-form-success at most, never as pay-form-settled.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startTestCluster } from '../support/cluster.js';
+import { startTestCluster } from '../support/servers/cluster.js';
 import { servedPerFile } from './harness.js';
 
 const { served: cluster, current } = servedPerFile(startTestCluster);

@@ -1,8 +1,8 @@
 // The first step of `npm test`: the programs the tests start (the three browser engines, WebKit's
-// driver, Xvfb, redis-server; test/support/engines.mjs) are there, or are installed from Debian's
+// driver, Xvfb, redis-server; test/support/browsers/engines.mjs) are there, or are installed from Debian's
 // packages when this runs as root, or the run stops at once with the one command that installs them.
 import { spawnSync } from 'node:child_process';
-import { REQUIREMENTS, installCommand, locate, missing, selectedEngines } from './engines.mjs';
+import { REQUIREMENTS, installCommand, locate, missing, selectedEngines } from './browsers/engines.mjs';
 
 const groups = [...selectedEngines(), 'redis'];
 const stop = (message) => {

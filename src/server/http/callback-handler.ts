@@ -1,7 +1,7 @@
 // The callback endpoint the service calls (docs/server.md, Callback endpoint): verified, handed to
 // onStatus once per (invoice_id, status) through the store, and the outcome recorded for its order and
 // attempt for the status handler.
-import type { CallbackRecord, ClaimResult, ClaimStore } from '../stores/callback-store.js';
+import type { CallbackRecord, ClaimResult, ClaimStore, ExtraReason, Verdict } from '../stores/callback-store.js';
 import { MemoryCallbackStore } from '../stores/memory-callback-store.js';
 import type { CallbackPayload } from '../../service/callback.js';
 import { parseRequestId } from '../../service/checkout.js';
@@ -16,12 +16,36 @@ import { fn, timerMilliseconds } from '../../service/option-rules.js';
 
 export type { CallbackPayload };
 
-/** Which order and attempt a callback is for, read from its request_id (docs/service-contract.md, Attempts). */
+/** Which order and attempt a callback is for, read from its request_id, and what it is to that order (docs/service-contract.md, Attempts). */
 export interface CallbackOrder {
   /** The merchant's order reference: the request_id without pay-form's attempt suffix; undefined when the callback names none. */
   orderRef: string | undefined;
-  /** The attempt id, when the request_id carries one (it came through createTokenHandler). */
+  /** The attempt id, when the request_id carries one. */
   attempt: string | undefined;
+  /**
+   * `payment`: this success paid the order (ship it). `extra`: a success that is not the order's
+   * payment: refund it (`extra` says what). `attempt`: another status (a `fail`) of an attempt
+   * createTokenHandler started. `foreign`: the request_id is no attempt createTokenHandler started (a
+   * payout, a key obtained by hand): it never marks an order paid.
+   */
+  verdict: Verdict['verdict'];
+  /** Set when verdict is `extra`. */
+  extra?: ExtraPayment;
+}
+
+/** A success that cannot be the order's payment, handed to onStatus once across servers, to refund. */
+export interface ExtraPayment {
+  /** `order-paid`: another invoice paid the order; `superseded`: its attempt was replaced (another
+   *  amount or currency, or its key's lifetime ran out); `other-terms`: it paid another amount or currency than its attempt's. */
+  reason: ExtraReason;
+  orderRef: string;
+  attempt: string;
+  invoice_id: string;
+  /** As the callback gave them. */
+  amount: CallbackPayload['amount'];
+  currency: CallbackPayload['currency'];
+  /** The invoice that paid the order, when one has. */
+  paidBy: string | undefined;
 }
 
 interface CallbackCommon {
@@ -66,9 +90,21 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** The order and attempt a callback names through its request_id (a string, or a number as its decimal string). */
-function orderOf(payload: CallbackPayload): CallbackOrder {
+function orderOf(payload: CallbackPayload): { orderRef: string | undefined; attempt: string | undefined } {
   const id = payload.request_id;
   return typeof id === 'string' || typeof id === 'number' ? parseRequestId(String(id)) : { orderRef: undefined, attempt: undefined };
+}
+
+/** A number or a string as text, anything else as '': what the store compares with the attempt's terms. */
+const text = (value: unknown): string => (typeof value === 'number' || typeof value === 'string' ? String(value) : '');
+
+/** What onStatus gets beside the payload. */
+function judged(payload: CallbackPayload, callback: CallbackRecord, verdict: Verdict): CallbackOrder {
+  const { orderRef, attempt } = orderOf(payload);
+  if (verdict.verdict !== 'extra') return { orderRef, attempt, verdict: verdict.verdict };
+  const { reason, paidBy } = verdict;
+  const extra = { reason, orderRef: callback.order_ref, attempt: callback.attempt, invoice_id: callback.invoice_id, amount: payload.amount, currency: payload.currency, paidBy };
+  return { orderRef, attempt, verdict: 'extra', extra };
 }
 
 
@@ -141,12 +177,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       return failure(400, 'invoice_id and status must be strings');
     }
     const verifiedPayload = payload as CallbackPayload;
-    const order = orderOf(verifiedPayload);
+    const named = orderOf(verifiedPayload);
     const callback: CallbackRecord = {
-      order_ref: order.orderRef ?? '',
-      attempt: order.attempt ?? '',
+      order_ref: named.orderRef ?? '',
+      attempt: named.attempt ?? '',
       invoice_id: verifiedPayload.invoice_id,
       status: verifiedPayload.status,
+      amount: text(verifiedPayload.amount),
+      currency: text(verifiedPayload.currency),
     };
 
     let claim: ClaimResult;
@@ -164,6 +202,16 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       return NOT_HANDLED[503];
     }
     if (claim === 'finished') return HANDLED;
+    let verdict: Verdict;
+    try {
+      verdict = await store.judge(callback);
+    } catch (error) {
+      onError?.(error);
+      await store.release(callback).catch(onError);
+      return NOT_HANDLED[503];
+    }
+    const judgedCallback: CallbackRecord = { ...callback, verdict };
+    const order = judged(verifiedPayload, callback, verdict);
 
     let ran: { value: void } | 'timeout';
     try {
@@ -181,7 +229,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       await store.release(callback).catch(onError);
       return NOT_HANDLED[503];
     }
-    return finish(callback);
+    return finish(judgedCallback);
   };
 
   return fetchHandler(async (incoming) => {

@@ -34,7 +34,7 @@ const BUSY = failure(503, 'Status unavailable', { 'retry-after': '1' });
 const NO_STATUS = new Answer(204, { 'cache-control': 'no-store' }, null);
 
 function found(status: OrderStatus, head: boolean): Answer {
-  const full = answer(200, { status: status.status, invoice_id: status.invoice_id });
+  const full = answer(200, { status: status.status, invoice_id: status.invoice_id, ...(status.extra && { extra: true }) });
   return head ? new Answer(200, full.headers, null) : full;
 }
 

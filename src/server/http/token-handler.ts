@@ -1,13 +1,14 @@
-// The token endpoint the browser calls (docs/server.md, Token endpoint). Each token it obtains starts a
-// payment attempt of the order (docs/service-contract.md, Attempts).
+// The token endpoint the browser calls (docs/server.md, Token endpoint). It keeps at most one payable
+// attempt per order through the store (docs/service-contract.md, Attempts): every request for an order
+// with a live attempt gets that attempt's key, so the service is asked once per attempt.
 import type { PaymentClient } from '../client/payment-client.js';
 import { AuthenticationError, PayFormError, ValidationError, requireOptions } from '../errors.js';
 import type { TokenParams } from '../../service/fields.js';
 import { attemptRequestId, newAttemptId, type TokenRequestBody } from '../../service/checkout.js';
-import type { AttemptStore } from '../stores/callback-store.js';
+import type { AttemptStore, KeptToken } from '../stores/callback-store.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { Answer, fetchHandler } from './handler-logic.js';
-import { fn } from '../../service/option-rules.js';
+import { fn, timerMilliseconds } from '../../service/option-rules.js';
 
 export type { TokenRequestBody };
 
@@ -23,31 +24,88 @@ export interface TokenHandlerOptions {
    * refused order (404).
    */
   resolve: (request: Request, body: TokenRequestBody) => ResolvedOrder | Promise<ResolvedOrder>;
-  /** The store the callback and status handlers share: an order it knows as paid is refused (409)
-   *  without calling the service, and the attempt becomes the order's current one. */
-  store?: AttemptStore;
+  /** Required: the store the callback and status handlers share. It keeps each order's one payable
+   *  attempt with its key, and knows a paid order (409 without calling the service). */
+  store: AttemptStore;
+  /**
+   * How long a key is handed out again, from when its attempt started; after it the next request
+   * starts a new attempt. The service states no key lifetime: keep this at or below yours (the
+   * sandbox's is 15 minutes). A payment on an older key is still caught, as an extra payment.
+   * Default 600000 (10 minutes).
+   */
+  keyLifetimeMs?: number;
+  /** How long a request waits for another one obtaining the order's key, and how long that one may
+   *  take before another request starts the attempt anew; past it, 503. Default 60000. */
+  obtainWaitMs?: number;
   /** Told about every failure (typed PayFormError or what resolve threw), for the merchant's logs. */
   onError?: (error: unknown) => void;
 }
+
+/** How often a request waiting for another one's key asks the store again. */
+const ASK_AGAIN_MS = 50;
 
 const PAID = answer(409, { success: false, message: 'Order already paid', paid: true });
 const UNAVAILABLE = failure(503, 'Payment could not be started', { 'retry-after': '1' });
 
 /**
- * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`. Failures: 405 not POST; 400 wrong
- * content type or JSON (the service's message), or order_ref not a string; 413 body over 64 KiB; 404
- * resolve returned null; 409 the order is paid (resolve said so, or the store knows it); 400 resolve
- * threw; 500 resolve's params broke the field rules, or the service refused the merchant's credentials
- * (both the merchant's setup); 502 the service failed (ApiError, SignatureError, NetworkError,
- * TimeoutError, BadResponseError); 503 the store failed.
+ * Answers 200 `{ key, attempt }` or `{ redirect_url, attempt }`: the order's live attempt, or a new one.
+ * Failures: 405 not POST; 400 wrong content type or JSON (the service's message), or order_ref not a
+ * string; 413 body over 64 KiB; 404 resolve returned null; 409 the order is paid (resolve said so, or
+ * the store knows it, also when it got paid while this request obtained a key); 400 resolve threw; 500
+ * resolve's params broke the field rules, or the service refused the merchant's credentials (both the
+ * merchant's setup); 502 the service failed (ApiError, SignatureError, NetworkError, TimeoutError,
+ * BadResponseError); 503 the store failed, or another request held the order's key past obtainWaitMs.
  */
 export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
+  const lifetimeMs = options?.keyLifetimeMs ?? 600_000;
+  const obtainMs = options?.obtainWaitMs ?? 60_000;
   requireOptions('createTokenHandler', [
     ['client', fn(options?.client?.obtainToken) && 'must be a PaymentClient'],
     ['resolve', fn(options?.resolve)],
-    ['store', options?.store === undefined ? undefined : fn(options.store?.startAttempt) && 'must be a store with startAttempt()'],
+    ['store', fn(options?.store?.startAttempt) && fn(options?.store?.keepToken) && fn(options?.store?.dropAttempt)
+      && 'must be the store the callback and status handlers share (MemoryCallbackStore, RedisCallbackStore): without it an order could be paid twice'],
+    ['keyLifetimeMs', timerMilliseconds(lifetimeMs)],
+    ['obtainWaitMs', timerMilliseconds(obtainMs)],
   ]);
   const { client, resolve, store, onError } = options;
+
+  const obtain = async (params: TokenParams, orderRef: string, attempt: string): Promise<KeptToken | Answer> => {
+    try {
+      const token = await client.obtainToken({ ...params, request_id: attemptRequestId(orderRef, attempt) });
+      return token.redirect_url !== undefined ? { redirect_url: token.redirect_url } : { key: token.key };
+    } catch (error) {
+      onError?.(error);
+      // The next request starts another attempt at once instead of waiting for this one's key.
+      await store.dropAttempt(orderRef, attempt).catch(onError);
+      if (error instanceof ValidationError || error instanceof AuthenticationError || !(error instanceof PayFormError)) {
+        return failure(500, error instanceof AuthenticationError ? 'Payment service refused the shop' : 'Payment could not be started');
+      }
+      return failure(502, 'Payment service unavailable');
+    }
+  };
+
+  // One step of the store at a time: the order's live attempt, or this request's own new one; a request
+  // that finds another obtaining the key asks again until obtainWaitMs.
+  const payable = async (params: TokenParams, orderRef: string): Promise<Answer> => {
+    const request = { amount: String(params.amount), currency: String(params.currency), lifetimeMs, obtainMs };
+    const deadline = Date.now() + obtainMs;
+    while (Date.now() < deadline) {
+      const start = await store.startAttempt(orderRef, { ...request, attempt: newAttemptId() });
+      if (start.state === 'paid') return PAID;
+      if (start.state === 'live') return answer(200, { ...start.token, attempt: start.attempt });
+      if (start.state === 'obtaining') {
+        await new Promise((wake) => setTimeout(wake, ASK_AGAIN_MS * (0.5 + Math.random())));
+        continue;
+      }
+      const token = await obtain(params, orderRef, start.attempt);
+      if (token instanceof Answer) return token;
+      const kept = await store.keepToken(orderRef, start.attempt, token);
+      if (kept === 'paid') return PAID;
+      if (kept === 'kept') return answer(200, { ...token, attempt: start.attempt });
+      // 'gone': another request replaced the attempt meanwhile (other terms): ask again.
+    }
+    return UNAVAILABLE;
+  };
 
   return fetchHandler(async (incoming) => {
     const input = await readJsonObject(incoming);
@@ -66,27 +124,15 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     }
     if (params === 'paid') return PAID;
     if (params === null || params === undefined) return failure(404, 'Order not found');
-
-    const attempt = newAttemptId();
-    if (store !== undefined && typeof params.request_id === 'string') {
-      try {
-        if ((await store.startAttempt(params.request_id, attempt)) === 'paid') return PAID;
-      } catch (error) {
-        onError?.(error);
-        return UNAVAILABLE;
-      }
+    if (typeof params.request_id !== 'string') {
+      onError?.(new ValidationError([{ path: 'request_id', message: 'must be a string: the order reference' }]));
+      return failure(500, 'Payment could not be started');
     }
     try {
-      // A request_id that is not a string is left as it is, for the field rules to refuse.
-      const requestId = typeof params.request_id === 'string' ? attemptRequestId(params.request_id, attempt) : params.request_id;
-      const token = await client.obtainToken({ ...params, request_id: requestId });
-      return answer(200, token.redirect_url !== undefined ? { redirect_url: token.redirect_url, attempt } : { key: token.key, attempt });
+      return await payable(params, params.request_id);
     } catch (error) {
       onError?.(error);
-      if (error instanceof ValidationError || error instanceof AuthenticationError || !(error instanceof PayFormError)) {
-        return failure(500, error instanceof AuthenticationError ? 'Payment service refused the shop' : 'Payment could not be started');
-      }
-      return failure(502, 'Payment service unavailable');
+      return UNAVAILABLE;
     }
   });
 }

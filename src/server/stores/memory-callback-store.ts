@@ -1,10 +1,10 @@
 // The default store, for one process: finished callbacks and orders in Maps used as LRUs, in-flight
 // claims with a lease, and watchers told in-process.
-import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
+import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type Verdict } from './callback-store.js';
+import { dropIn, judgeIn, keepIn, recordIn, startIn, type AttemptBook } from './attempt-rules.js';
 import { Watchers } from './watchers.js';
 import { OldestFirst } from './oldest-first.js';
 import { requireOptions } from '../errors.js';
-import { PAID_STATUS } from '../../service/checkout.js';
 import { atLeastOne, milliseconds } from '../../service/option-rules.js';
 
 export interface MemoryCallbackStoreOptions {
@@ -20,11 +20,8 @@ type Entry =
   | { state: 'finished'; at: number }
   | { state: 'in-flight'; until: number; ended: Promise<'finished' | 'released'>; end: (how: 'finished' | 'released') => void };
 
-/** One order: its payment, its current attempt, and each attempt's own last verified status. */
-interface Order {
-  paid?: OrderStatus;
-  current?: string;
-  attempts: Map<string, OrderStatus>;
+/** One order: its attempts (attempt-rules.ts), and when it was last seen. */
+interface Order extends AttemptBook {
   at: number;
 }
 
@@ -88,7 +85,7 @@ export class MemoryCallbackStore implements CallbackStore {
     const entry = this.#entries.get(key);
     this.#entries.delete(key);
     this.#entries.set(key, { state: 'finished', at: Date.now() });
-    if (callback.order_ref !== '') this.#record(callback);
+    if (callback.order_ref !== '' && callback.verdict !== undefined && callback.verdict.verdict !== 'foreign') recordIn(this.#touch(callback.order_ref), callback);
     if (entry?.state === 'in-flight') entry.end('finished');
     this.#oldEntries.trim(this.maxEntries);
     if (callback.order_ref !== '') this.#watchers.notify(callback.order_ref);
@@ -111,25 +108,27 @@ export class MemoryCallbackStore implements CallbackStore {
   async status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined> {
     const order = this.#order(orderRef);
     if (order === undefined) return undefined;
-    return orderStatus({ paid: order.paid, own: order.attempts.get(attempt ?? order.current ?? '') });
+    return orderStatus({ paid: order.paid, own: order.outcomes.get(attempt ?? order.current ?? '') });
   }
 
-  async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
-    const order = this.#touch(orderRef);
-    if (order.paid) return 'paid';
-    order.current = attempt;
-    return 'started';
+  async judge(callback: CallbackRecord): Promise<Verdict> {
+    return callback.order_ref === '' ? { verdict: 'foreign' } : judgeIn(this.#touch(callback.order_ref), callback);
+  }
+
+  async startAttempt(orderRef: string, request: AttemptRequest): Promise<AttemptStart> {
+    return startIn(this.#touch(orderRef), request, Date.now());
+  }
+
+  async keepToken(orderRef: string, attempt: string, token: KeptToken): Promise<'kept' | 'paid' | 'gone'> {
+    return keepIn(this.#touch(orderRef), attempt, token);
+  }
+
+  async dropAttempt(orderRef: string, attempt: string): Promise<void> {
+    dropIn(this.#touch(orderRef), attempt);
   }
 
   watch(orderRef: string, listener: () => void): () => void {
     return this.#watchers.add(orderRef, listener);
-  }
-
-  #record({ order_ref, attempt, status, invoice_id }: CallbackRecord): void {
-    const order = this.#touch(order_ref);
-    const outcome = { status, invoice_id };
-    if (order.attempts.get(attempt)?.status !== PAID_STATUS) order.attempts.set(attempt, outcome);
-    if (status === PAID_STATUS) order.paid ??= outcome;
   }
 
   /** The order's record while it is within ttlMs. */
@@ -144,7 +143,7 @@ export class MemoryCallbackStore implements CallbackStore {
 
   /** The order's record (a new one when absent or expired), made the most recently seen. */
   #touch(orderRef: string): Order {
-    const order = this.#order(orderRef) ?? { attempts: new Map<string, OrderStatus>(), at: 0 };
+    const order = this.#order(orderRef) ?? { started: new Map(), outcomes: new Map<string, OrderStatus>(), at: 0 };
     order.at = Date.now();
     this.#orders.delete(orderRef);
     this.#orders.set(orderRef, order);

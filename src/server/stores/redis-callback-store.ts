@@ -2,7 +2,8 @@
 // servers behind one callback URL (docs/stores.md). It talks to a connected client of node-redis or
 // ioredis through redis-connection.ts, so pay-form never imports either library (optional peer
 // dependencies) and its types do not need them; the same client can serve RedisPayoutLedger.
-import { claimKey, orderStatus, type CallbackRecord, type CallbackStore, type ClaimResult, type OrderStatus } from './callback-store.js';
+import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type Verdict } from './callback-store.js';
+import { DROP, JUDGE, judgeArgs, KEEP, parseStart, parseVerdict, START, startArgs } from './redis-attempt-scripts.js';
 import { PAID_STATUS, parseStatusAnswer } from '../../service/checkout.js';
 import { Watchers } from './watchers.js';
 import type { RedisClientLike } from './redis-client.js';
@@ -43,11 +44,11 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`);
 
-// finish: the callback done, its outcome for its attempt (a success is never overwritten; the first one
+// finish: the callback done, its outcome for its attempt (a success is never overwritten; the payment
 // marks the order paid), and the news of it, in one step: a waiter that hears the news always finds it.
-// An outcome is the JSON of { status, invoice_id } in that order, so a success starts with the same 20
-// characters.
-// ARGV: ttlMs, the attempt's field, the outcome's JSON, '1' for a success, channel, order reference.
+// An outcome is the JSON of { status, invoice_id, extra? } in that order, so a success starts with the
+// same 20 characters. A foreign callback (judge) comes with the claim's key only: it touches no order.
+// ARGV: ttlMs, the attempt's field, the outcome's JSON, '1' for the order's payment, channel, order reference.
 const FINISH = new RedisScript(`redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
 if KEYS[2] then
   local own = redis.call('HGET', KEYS[2], ARGV[2])
@@ -66,12 +67,6 @@ return 1`);
 const STATUS = new RedisScript(`local attempt = ARGV[1]
 if ARGV[2] == '0' then attempt = redis.call('HGET', KEYS[1], 'current') or '' end
 return redis.call('HMGET', KEYS[1], 'paid', 'a:' .. attempt)`);
-
-// startAttempt: a paid order answers paid; else the attempt becomes the order's current one.
-const START = new RedisScript(`if redis.call('HEXISTS', KEYS[1], 'paid') == 1 then return 'paid' end
-redis.call('HSET', KEYS[1], 'current', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 'started'`);
 
 /**
  * `new RedisCallbackStore(client, { prefix, leaseMs, ttlMs })`, `client` a connected client of
@@ -112,6 +107,11 @@ export class RedisCallbackStore implements CallbackStore {
   /** The start of every key of one order: its reference as the hash tag. */
   #orderKey(orderRef: string): string {
     return `${this.prefix}{${encodeURIComponent(orderRef)}}:`;
+  }
+
+  /** The order's hash: its payment, attempts and their outcomes. */
+  #hash(orderRef: string): string {
+    return `${this.#orderKey(orderRef)}order`;
   }
 
   /** A callback's claim, and the tokens released on its order. */
@@ -159,11 +159,12 @@ export class RedisCallbackStore implements CallbackStore {
 
   async finish(callback: CallbackRecord): Promise<void> {
     const [key] = this.#claimKeys(callback);
-    const { order_ref, attempt, status, invoice_id } = callback;
-    const [keys, args] = order_ref === ''
+    const { order_ref, attempt, status, invoice_id, verdict } = callback;
+    const extra = verdict?.verdict === 'extra' ? { extra: true } : {};
+    const [keys, args] = order_ref === '' || verdict === undefined || verdict.verdict === 'foreign'
       ? [[key], [String(this.ttlMs)]]
-      : [[key, `${this.#orderKey(order_ref)}order`],
-          [String(this.ttlMs), `a:${attempt}`, JSON.stringify({ status, invoice_id }), status === PAID_STATUS ? '1' : '0', this.#channel, order_ref]];
+      : [[key, this.#hash(order_ref)],
+          [String(this.ttlMs), `a:${attempt}`, JSON.stringify({ status, invoice_id, ...extra }), verdict.verdict === 'payment' ? '1' : '0', this.#channel, order_ref]];
     try {
       // Too few replicas: a 503 now, and the callback handler finishes again while the lease lasts.
       const [, kept] = await this.#durable(FINISH, keys, args);
@@ -182,15 +183,31 @@ export class RedisCallbackStore implements CallbackStore {
   }
 
   async status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined> {
-    const reply = await STATUS.run(this.#redis, [`${this.#orderKey(orderRef)}order`], [attempt ?? '', attempt === undefined ? '0' : '1'], this.commandTimeoutMs);
+    const reply = await STATUS.run(this.#redis, [this.#hash(orderRef)], [attempt ?? '', attempt === undefined ? '0' : '1'], this.commandTimeoutMs);
     const [paid, own] = Array.isArray(reply) ? reply : [];
     return orderStatus({ paid: parseOrderStatus(paid), own: parseOrderStatus(own) });
   }
 
-  async startAttempt(orderRef: string, attempt: string): Promise<'started' | 'paid'> {
-    const answer = await START.run(this.#redis, [`${this.#orderKey(orderRef)}order`], [attempt, String(this.ttlMs)], this.commandTimeoutMs);
-    if (answer === 'started' || answer === 'paid') return answer;
-    throw new StoreError(`Redis: unexpected answer to the attempt's start: ${String(answer)}`);
+  /** Durable (RedisCallbackStore's replicas): the judgement decides which invoice pays the order. */
+  async judge(callback: CallbackRecord): Promise<Verdict> {
+    if (callback.order_ref === '') return { verdict: 'foreign' };
+    const [reply, kept] = await this.#durable(JUDGE, [this.#hash(callback.order_ref)], judgeArgs(callback, callback.status === PAID_STATUS, this.ttlMs));
+    if (!kept) throw this.#tooFew('judgement');
+    return parseVerdict(reply);
+  }
+
+  async startAttempt(orderRef: string, request: AttemptRequest): Promise<AttemptStart> {
+    return parseStart(await START.run(this.#redis, [this.#hash(orderRef)], startArgs(request, this.ttlMs), this.commandTimeoutMs));
+  }
+
+  async keepToken(orderRef: string, attempt: string, token: KeptToken): Promise<'kept' | 'paid' | 'gone'> {
+    const reply = await KEEP.run(this.#redis, [this.#hash(orderRef)], [attempt, JSON.stringify(token)], this.commandTimeoutMs);
+    if (reply === 'kept' || reply === 'paid' || reply === 'gone') return reply;
+    throw new StoreError(`Redis: unexpected answer to the key's keeping: ${String(reply)}`);
+  }
+
+  async dropAttempt(orderRef: string, attempt: string): Promise<void> {
+    await DROP.run(this.#redis, [this.#hash(orderRef)], [attempt], this.commandTimeoutMs);
   }
 
   /** Told through Redis pub/sub on a duplicated connection, made on the first watch. */

@@ -18,7 +18,7 @@ import {
   validToken,
   wildPayout,
   wildToken,
-} from '../server/arbitraries.js';
+} from '../server/client/arbitraries.js';
 
 const SECRET = 'fuzz-secret';
 const MERCHANT = 'fuzz-merchant';

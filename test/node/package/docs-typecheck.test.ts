@@ -3,14 +3,14 @@
 // `<!-- recipe: PATH -->` or `<!-- next: PATH -->` is written at that path (so its relative imports find
 // the other blocks); any other block is a module of its own, and the few names a fragment takes from
 // its surroundings (an Express `app`, a `client`, a `store`, a typed order table) are declared once in
-// test/support/docs-context.d.ts.
+// test/support/apps/docs-context.d.ts.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { docBlocks } from '../../support/doc-blocks.js';
-import { angularToolchain } from '../../support/toolchain.js';
+import { docBlocks } from '../../support/apps/doc-blocks.js';
+import { angularToolchain } from '../../support/apps/toolchain.js';
 import { distFile, root } from './dist.js';
 
 const ROOT = root.pathname;
@@ -57,7 +57,7 @@ test('every TypeScript block of README.md and docs/ type-checks (strict, noUnche
     await mkdir(path.dirname(path.join(dir, block.file)), { recursive: true });
     await writeFile(path.join(dir, block.file), block.text);
   }
-  await copyFile(new URL('test/support/docs-context.d.ts', root), path.join(dir, 'docs-context.d.ts'));
+  await copyFile(new URL('test/support/apps/docs-context.d.ts', root), path.join(dir, 'docs-context.d.ts'));
   const files = ['docs-context.d.ts', ...blocks.map((block) => block.file), 'next/pay.ts'];
   await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files }, null, 2));
   let output = '';

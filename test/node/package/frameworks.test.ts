@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { compileTemplate, parse } from 'vue/compiler-sfc';
 import { distFile, root } from './dist.js';
-import { angularToolchain, nodeLine } from '../../support/toolchain.js';
+import { angularToolchain, nodeLine } from '../../support/apps/toolchain.js';
 
 interface Run {
   code: number | null;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ENTRIES } from '../../../scripts/entries.js';
 import { distFile } from './dist.js';
-import { renderPayForm } from '../../support/ssr-render.mjs';
+import { renderPayForm } from '../../support/apps/ssr-render.mjs';
 
 test('every built entry imports in Node without throwing', async () => {
   assert.equal(typeof (globalThis as { window?: unknown }).window, 'undefined');

@@ -1,7 +1,7 @@
 // The Node server recipes of docs/recipes.md, each run as its own process from test/fixtures/recipes/ against
 // a sandbox: Express, Fastify and Hono (@hono/node-server).
 import { test } from 'node:test';
-import { proveRecipe } from '../../support/recipes.js';
+import { proveRecipe } from '../../support/apps/recipes.js';
 
 for (const [name, file] of [
   ['Express', 'express/server.ts'],

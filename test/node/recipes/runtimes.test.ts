@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { build } from 'esbuild';
-import { freePort, SANDBOX_MERCHANT, proveRecipe } from '../../support/recipes.js';
+import { freePort, SANDBOX_MERCHANT, proveRecipe } from '../../support/apps/recipes.js';
 
 const root = new URL('../../../', import.meta.url);
 const binary = (relative: string) => new URL(`node_modules/${relative}`, root).pathname;

@@ -1,8 +1,8 @@
 // pay-form on a real Redis Cluster (3 primaries, 3 replicas from REDIS_SERVER, started once for this
 // file), through node-redis's createCluster and ioredis's Cluster: CLUSTER FAILOVER on the replica of
 // the primary holding the load's first key, under load.
-import { startRedisCluster } from '../../support/redis-cluster.js';
-import { topologySuite } from '../../support/topology-suite.js';
+import { startRedisCluster } from '../../support/redis/redis-cluster.js';
+import { topologySuite } from '../../support/redis/topology-suite.js';
 
 topologySuite({
   name: 'a Redis Cluster',

@@ -2,8 +2,8 @@
 // once for this file), through node-redis's createSentinel and ioredis's Redis with `sentinels`: the
 // primary is killed (SIGKILL) under load, the sentinels promote the replica, and the old primary
 // comes back as its replica.
-import { startRedisSentinel } from '../../support/redis-sentinel.js';
-import { topologySuite } from '../../support/topology-suite.js';
+import { startRedisSentinel } from '../../support/redis/redis-sentinel.js';
+import { topologySuite } from '../../support/redis/topology-suite.js';
 
 topologySuite({
   name: 'a Sentinel set',

@@ -4,10 +4,10 @@ import { after, before } from 'node:test';
 import { sign } from '../../../src/service/signature.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { MERCHANT, SECRET } from '../../support/constants.js';
-import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { startReceiver, type Receiver } from '../../support/servers/receiver.js';
 
 export { MERCHANT, SECRET } from '../../support/constants.js';
-export { callbackBody, startReceiver } from '../../support/receiver.js';
+export { callbackBody, startReceiver } from '../../support/servers/receiver.js';
 
 export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({

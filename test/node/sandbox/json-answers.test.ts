@@ -8,7 +8,7 @@ import { createStatusHandler, MemoryCallbackStore, toNodeHandler } from '../../.
 import type { Sandbox } from '../../../src/sandbox/index.js';
 import { DemoBackend } from '../../../demo/backend.js';
 import { SERVICE_PATHS } from '../../../src/service/paths.js';
-import { startServer, type Loopback } from '../../support/loopback.js';
+import { startServer, type Loopback } from '../../support/servers/loopback.js';
 import { MERCHANT, sandbox, SECRET } from './helpers.js';
 
 const JSON_LINES = [

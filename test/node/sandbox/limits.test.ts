@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_CONCURRENT_POSTS } from '../../../src/sandbox/callbacks.js';
 import { encodeKeySegment } from '../../../src/service/paths.js';
 import type { Sandbox } from '../../../src/sandbox/index.js';
-import { startServer } from '../../support/loopback.js';
+import { startServer } from '../../support/servers/loopback.js';
 import { until } from '../../support/poll.js';
 import { obtainKey, payoutFields, postJson, press, sandbox, signedBody, startReceiver } from './helpers.js';
 

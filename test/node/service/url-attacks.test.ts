@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { validateTokenRequest } from '../../../src/service/fields.js';
 import { isLoopbackHost } from '../../../src/service/form-url.js';
 import { ValidationError } from '../../../src/server/index.js';
-import { clientFor, happyService, startService, TOKEN } from '../../support/service.js';
+import { clientFor, happyService, startService, TOKEN } from '../../support/servers/service.js';
 
 /** The issue's own five: each slipped through before, forwarded as given. */
 export const REPORTED = [
