@@ -11,6 +11,7 @@ import { chromiumLaunchOptions, firefoxLaunchOptions, selectedEngines, webkitOpt
 import { startWebKitDriver, webDriverLauncher, WebDriverSession } from './test/support/browsers/webdriver.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
 import { distMiddleware, ssrPlugin } from './test/support/apps/ssr-render.mjs';
+import { heapPlugin } from './test/support/browsers/heap.mjs';
 
 const launchers = {
   chromium: () => playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() }),
@@ -43,6 +44,6 @@ export default {
   testsFinishTimeout: 240000,
   testFramework: { config: { timeout: 20000 } },
   middleware: [distMiddleware()],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin(), heapPlugin()],
   browsers: selectedEngines().map((engine) => launchers[engine]()),
 };

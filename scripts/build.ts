@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { OutputChunk, OutputOptions } from 'rolldown';
 import { build, type InlineConfig } from 'vite';
-import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRIES, isExternal } from './entries.js';
+import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, POPUP_BUNDLE, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRIES, isExternal } from './entries.js';
 import * as languages from '../src/element/languages/index.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
@@ -99,7 +99,8 @@ export async function buildBundles(): Promise<void> {
   ];
   const moduleIds = [...new Set(results.flatMap((result) => chunksOf(result).flatMap((chunk) => chunk.moduleIds)))];
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
-  await buildReturnBundle();
+  await ownBundle('element/return-on-load', RETURN_BUNDLE);
+  await ownBundle('element/popup-on-load', POPUP_BUNDLE);
   await buildLanguageFiles();
 }
 
@@ -113,12 +114,13 @@ export async function buildLanguageFiles(): Promise<void> {
   }
 }
 
-/** The return page's script: pay-form's own code only (no Lit), so its legal comment is pay-form's. */
-export async function buildReturnBundle(): Promise<void> {
-  const output = { format: 'es', entryFileNames: RETURN_BUNDLE, postBanner: '/*! pay-form (MIT) */' } as const;
-  const result = await build(pageBuild('element/return-on-load', true, { output }));
+/** The return page's script and the popup's: pay-form's own code only (no Lit), so their legal comment
+ *  is pay-form's; with no exports, each runs as a classic script or a module alike. */
+export async function ownBundle(input: string, file: string): Promise<void> {
+  const output = { format: 'es', entryFileNames: file, postBanner: '/*! pay-form (MIT) */' } as const;
+  const result = await build(pageBuild(input, true, { output }));
   const bundled = chunksOf(result).flatMap((chunk) => chunk.moduleIds).filter((id) => id.includes('node_modules'));
-  if (bundled.length > 0) throw new Error(`build: ${RETURN_BUNDLE} must hold pay-form's code only, not ${bundled.join(', ')}`);
+  if (bundled.length > 0) throw new Error(`build: ${file} must hold pay-form's code only, not ${bundled.join(', ')}`);
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */

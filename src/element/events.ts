@@ -24,7 +24,7 @@ export const PAY_FORM_EVENTS = [
   PAY_FORM_ERROR,
 ] as const;
 
-export type PayFormDisplay = 'inline' | 'modal' | 'redirect';
+export type PayFormDisplay = 'inline' | 'modal' | 'redirect' | 'popup';
 export type PayFormState = 'idle' | 'loading' | 'open' | 'success' | 'fail' | 'closed' | 'error';
 
 export type { ElementErrorCode, PayFormErrorCode } from '../service/error-codes.js';

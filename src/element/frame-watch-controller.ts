@@ -23,6 +23,8 @@ export interface Frame {
   result?: boolean;
   /** Reported ready: it loaded, not about:blank, and the service answered (or a result came, which says as much). */
   shown?: boolean;
+  /** Its load time limit and checks, cleared when it goes, so a removed frame is not kept until they fire. */
+  timers: ReturnType<typeof setTimeout>[];
 }
 
 export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachable';
@@ -77,6 +79,7 @@ export class FrameWatchController implements ReactiveController {
 
   /** The host removed the frame: its late loads, checks and messages now find it no longer on show. */
   clear(): void {
+    for (const timer of this.frame?.timers ?? []) clearTimeout(timer);
     (this as Writable).frame = null;
   }
 
@@ -95,8 +98,10 @@ export class FrameWatchController implements ReactiveController {
       if (this.frame === frame && iframe.contentDocument?.URL !== 'about:blank') void this.#reach(frame).then(() => this.#ready(frame));
     }));
     this.#blind = false;
-    setTimeout(() => frame.shown || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms);
-    setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS);
+    frame.timers = [
+      setTimeout(() => frame.shown || this.#check(frame, 'load-timeout', `form not loaded in ${ms} ms`), ms),
+      setTimeout(() => this.frame === frame && this.#reach(frame), CHECK_WAIT_MS),
+    ];
   }
 
   /**
@@ -111,7 +116,7 @@ export class FrameWatchController implements ReactiveController {
    */
   #reach(frame: Frame): Promise<unknown> {
     return (frame.reached ??= new Promise<void | Response>((reached) => {
-      setTimeout(reached, CHECK_WAIT_MS);
+      frame.timers.push(setTimeout(reached, CHECK_WAIT_MS));
       const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
       fetch(`${frame.origin}/`, init).then(
         reached,
@@ -158,7 +163,7 @@ export class FrameWatchController implements ReactiveController {
 }
 
 /** Whether a result may come from `origin`: the page's own, or one of the http(s) origins in allowed-origins (space-separated). */
-function accepts(allowed: string | null, origin: string): boolean {
+export function accepts(allowed: string | null, origin: string): boolean {
   // httpOrigin never returns the empty entries of the split, nor anything else that is not an origin.
   return origin === location.origin || (allowed ?? '').split(/\s+/).some((entry) => httpOrigin(entry) === origin);
 }

@@ -1,4 +1,7 @@
 // The `pay-form` entry: defines <pay-form> and exports everything `pay-form/element` does.
-import './pay-form-define.js';
+import { PayForm } from './pay-form-define.js';
+import { registerPopup } from './popup.js';
+
+registerPopup(PayForm);
 
 export * from './element.js';

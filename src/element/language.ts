@@ -3,7 +3,7 @@
 // that switches <html lang> gets its next checkout in the new language; no observer is kept. The
 // languages' texts live outside the element (languages/, dist/pay-form.{tag}.js for script-tag pages),
 // in one registry on the page: a text a language lacks, or a language whose texts never came, is English.
-import { DEFAULT_TEXTS, type PayFormTextKey, type PayFormTexts } from './texts.js';
+import { ELEMENT_TEXTS, type PayFormTextKey, type PayFormTexts } from './texts.js';
 
 declare global {
   /** Each language's texts by primary language subtag (`ru`, `de`, …): written by dist/pay-form.{tag}.js and addLanguages(). */
@@ -31,10 +31,16 @@ const langAbove = (node: Element | undefined): string | undefined =>
   node && (node.closest<HTMLElement>('[lang]')?.lang ?? langAbove((node.getRootNode() as ShadowRoot).host));
 
 /** The text for `key` in `lang` and the language it is in: the host's `texts`, else the language's, else English. */
-export function textOf(host: Host & { requestUpdate(): void }, key: PayFormTextKey, lang: string): [text: string, lang: string] {
+export function textOf(
+  host: Host & { requestUpdate(): void },
+  key: PayFormTextKey,
+  lang: string,
+  english: Partial<PayFormTexts> = ELEMENT_TEXTS,
+): [text: string, lang: string] {
   const tag = lang.split('-')[0]!.toLowerCase();
   const texts = globalThis.PayFormLanguages?.[tag];
   if (!texts) fetchTexts?.(tag, () => host.requestUpdate());
   const text = host.texts?.[key] ?? texts?.[key];
-  return typeof text == 'string' ? [text, lang] : [DEFAULT_TEXTS[key], 'en'];
+  // English from the table given (the popup's module brings its own words), never an empty message for a key it holds.
+  return typeof text == 'string' ? [text, lang] : [english[key] ?? '', 'en'];
 }

@@ -11,8 +11,10 @@ import { styles } from './pay-form.styles.js';
 import { createModal, element, nameModal, say, setAttributes } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
+import type { PopupDisplay, PopupReport } from './popup-controller.js';
+import type { ResultStatus } from './result.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
-import { DEFAULT_TEXTS, type PayFormTextKey } from './texts.js';
+import { ELEMENT_TEXTS, type PayFormTextKey } from './texts.js';
 
 /** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
 const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
@@ -63,15 +65,7 @@ export class PayForm extends PayFormProperties {
     failed: (message) => this.#fail({ code: 'token-request-failed', message }),
   });
   readonly #watch = new FrameWatchController(this, {
-    result: (status) => {
-      // The browser's word, dropped once the verified status came (pay-form-settled ends the attempt: docs/element.md, Events).
-      if (this.#settle.settled) return;
-      this.#setState(status);
-      this.#emit(`pay-form-${status}`, { status });
-      // The verified status is now awaited for at most settle-timeout, asked anew (the asking since the form opened has no limit).
-      this.#settle.stop();
-      this.settle();
-    },
+    result: (status) => this.#result(status),
     // Always before a result: a result means the form was shown.
     ready: (frame) => {
       this.#setState('open');
@@ -95,6 +89,11 @@ export class PayForm extends PayFormProperties {
     },
     failed: (code, message) => this.#fail({ code, message }, true),
   });
+
+  /** The popup display, set by its module (popup.ts, which `pay-form` and the framework entries load;
+   *  a script-tag page adds pay-form-popup.min.js). Without it `display="popup"` gives `popup-blocked`. */
+  static popup?: (host: PayForm, on: PopupReport) => PopupDisplay;
+  #window?: PopupDisplay;
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
   get state(): PayFormState {
@@ -127,6 +126,8 @@ export class PayForm extends PayFormProperties {
   /** Shows the form again (after close, a result or an error); a token source is asked for a fresh token. */
   open(): void {
     if (!this.isConnected) return;
+    // Inside the shopper's click, before anything is awaited: a window opened later is blocked.
+    if (this.display === 'popup' && !this.#popup()?.open()) return this.#fail({ code: 'popup-blocked', message: 'the browser blocked the payment window' });
     if (this.key == null && this.redirectUrl == null) this.#token.stop();
     // A new attempt: the last one's verified status is no longer awaited.
     this.#settle.stop();
@@ -162,7 +163,7 @@ export class PayForm extends PayFormProperties {
     const frame = this.#watch.frame;
     const status = this.#status;
     const lang = languageOf(this);
-    const text = (key: PayFormTextKey) => textOf(this, key, lang);
+    const text = (key: PayFormTextKey) => textOf(this, key, lang, { ...ELEMENT_TEXTS, ...this.#window?.texts });
     let shown = this.#shown;
     const isNew = shown !== frame;
     if (isNew) {
@@ -175,8 +176,8 @@ export class PayForm extends PayFormProperties {
         frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, dismiss);
       }
     }
-    const said = this.#settle.offline && this.#settle.running ? 'offline' : this.#state;
-    say(status, said in DEFAULT_TEXTS ? text(said as PayFormTextKey) : ['']);
+    const said = this.#settle.offline && this.#settle.running ? 'offline' : this.#window?.win ? 'popup' : this.#state;
+    say(status, said in ELEMENT_TEXTS || said === 'popup' ? text(said as PayFormTextKey) : ['']);
     say(this.#alert, this.#error ? text(this.#error) : ['']);
     if (!shown) return;
     const { iframe, node } = shown as Frame & { node: HTMLElement };
@@ -200,6 +201,8 @@ export class PayForm extends PayFormProperties {
     // Checked once per decision; null means "no base URL yet".
     const base = this.baseUrl == null ? null : parseBaseUrl(this.baseUrl);
     if (this.redirectUrl != null) return this.#redirectTo(this.redirectUrl);
+    // The popup display waits for a click (open() or its button) and then for nothing else.
+    if (this.display === 'popup' && !this.#popup()?.win) return this.#setState('idle');
     if (this.key != null) return this.#openKey(base, this.key);
     const token = this.#token.status;
     if (typeof token === 'string') return this.#setState(token);
@@ -231,11 +234,14 @@ export class PayForm extends PayFormProperties {
     const checked = formUrlAt(base.value, key);
     if (!checked.ok) return this.#fail(checked);
     const url = checked.value;
-    const display: PayFormDisplay = this.display === 'modal' || this.display === 'redirect' ? this.display : 'inline';
+    const display: PayFormDisplay = /^(modal|redirect|popup)$/.test(this.display) ? this.display : 'inline';
     this.#setState('loading');
     this.#emit(PAY_FORM_OPEN, { url, display });
     if (display === 'redirect') return this.#navigate(url);
-    this.#watch.watch({ url, origin: base.value.origin, display }, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT));
+    if (display === 'popup') {
+      this.#window!.show(url);
+      this.#setState('open');
+    } else this.#watch.watch({ url, origin: base.value.origin, display }, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT));
     // The verified status is asked for from now on, with or without a return page (docs/element.md).
     this.#ask();
   }
@@ -248,8 +254,9 @@ export class PayForm extends PayFormProperties {
   /** Removes the form on show or the token request under way (nothing else is there to close). */
   #dismiss(reason: 'user' | 'api'): void {
     const asking = this.#token.status === 'loading';
-    if (!asking && !this.#watch.frame) return;
+    if (!asking && !this.#watch.frame && !this.#window?.win) return;
     if (asking) this.#token.stop();
+    this.#window?.close();
     // A result, once reached, stays: closing then only removes the form (the return page).
     const state = this.#state;
     const result = isResultStatus(state) ? state : null;
@@ -284,8 +291,25 @@ export class PayForm extends PayFormProperties {
   #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
     const state = this.#state;
     this.#setState(keepResult && isResultStatus(state) ? state : 'error');
+    this.#window?.close();
     this.#focus.lost = true;
     if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
+  }
+
+  /** A result from the framed form or the payment window: the browser's word, dropped once the verified status came
+   *  (pay-form-settled ends the attempt: docs/element.md, Events); else the verified one is awaited for at most
+   *  settle-timeout, asked anew (the asking since the form opened has no limit). */
+  #result(status: ResultStatus): void {
+    if (this.#settle.settled) return;
+    this.#setState(status);
+    this.#emit(`pay-form-${status}`, { status });
+    this.#settle.stop();
+    this.settle();
+  }
+
+  /** The popup display, made on first use (its module may load after the element). */
+  #popup(): PopupDisplay | undefined {
+    return (this.#window ??= PayForm.popup?.(this, (status) => (status ? this.#result(status) : this.#dismiss('user'))));
   }
 
   #setState(state: PayFormState): void {

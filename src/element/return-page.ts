@@ -19,18 +19,20 @@ export interface ReportOptions {
 }
 
 /**
- * Posts `{ type: 'pay-form:result', status }` to the parent window, addressed to this page's own
- * origin (or `options.targetOrigin`). Returns false, doing nothing, when the page is not framed.
+ * Posts `{ type: 'pay-form:result', status }` to the parent window (or, in the payment window of
+ * `display="popup"`, to its opener), addressed to this page's own origin (or `options.targetOrigin`).
+ * Returns false, doing nothing, when the page is neither framed nor opened by a page.
  */
 export function reportResult(status: ResultStatus, options: ReportOptions = {}): boolean {
   const message = buildResult(status);
   const win = options.window ?? (typeof window === 'undefined' ? undefined : window);
-  if (win === undefined || win.parent === win) return false;
+  const to: Window | null | undefined = win && (isFramed(win) ? win.parent : win.opener);
+  if (!win || !to) return false;
   const target = options.targetOrigin === undefined ? httpOrigin(win.location.href) : httpOrigin(options.targetOrigin);
   if (target === null) {
     throw new ConfigError([{ path: 'targetOrigin', message: 'must be an http(s) origin, never "*"' }], 'reportResult');
   }
-  win.parent.postMessage(message, target);
+  to.postMessage(message, target);
   return true;
 }
 
@@ -56,21 +58,22 @@ export function isFramed(win?: Window): boolean {
 export interface ReturnOutcome {
   /** The result from the URL's `status`, or null when it is missing or unknown. */
   status: ResultStatus | null;
-  /** True when the page is framed (by <pay-form>), false at the top level. */
+  /** True when the page is framed (by <pay-form>), false at the top level (a payment window too). */
   framed: boolean;
-  /** True when the result was posted to the framing page. */
+  /** True when the result was posted to the framing page, or to the page that opened the payment window. */
   reported: boolean;
 }
 
 /**
- * What a return page does on load: read `status` from its URL and, when framed, report it to the
- * element. At the top level nothing is posted and the page shows the result itself.
+ * What a return page does on load: read `status` from its URL and, when framed or in a payment window,
+ * report it to the element. At the top level of its own tab nothing is posted and the page shows the
+ * result itself.
  */
 export function completeReturn(options: ReportOptions = {}): ReturnOutcome {
   const win = options.window ?? (typeof window === 'undefined' ? undefined : window);
   if (win === undefined) return { status: null, framed: false, reported: false };
   const status = statusFromUrl(win.location.href);
   const framed = isFramed(win);
-  const reported = framed && status !== null ? reportResult(status, { ...options, window: win }) : false;
+  const reported = status !== null ? reportResult(status, { ...options, window: win }) : false;
   return { status, framed, reported };
 }

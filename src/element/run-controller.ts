@@ -37,12 +37,15 @@ export class RunController<Callbacks> implements ReactiveController {
     const end = (report: () => void, abort?: boolean) => {
       if (this.#run !== run) return;
       this.#run = null;
+      clearTimeout(timer);
       if (abort) run.abort();
       report();
     };
-    // Left to fire after an earlier end: it then finds its run over and does nothing.
-    const expire = () => (this.#run === run && (this.offline || Date.now() - this.back! < ms) ? setTimeout(expire, ms) : end(timedOut, true));
-    setTimeout(expire, ms);
+    // Offline (or just back) the limit is put off, not run out; a stopped run leaves no timer behind
+    // (a removed element would otherwise be kept until it fires).
+    const expire = () => (this.#run === run && (this.offline || Date.now() - this.back! < ms) ? (timer = setTimeout(expire, ms)) : end(timedOut, true));
+    let timer = setTimeout(expire, ms);
+    run.signal.onabort = () => clearTimeout(timer);
     return [run.signal, end];
   }
 

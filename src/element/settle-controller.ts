@@ -33,6 +33,8 @@ export class SettleController extends RunController<SettleCallbacks> {
   declare settled?: boolean;
   /** Ends the current pause between two asks; `true` when the network came back. */
   #wake?: (online?: boolean) => void;
+  /** The pause's timer, cleared when the run stops, so a removed element is not kept until it fires. */
+  #pause?: ReturnType<typeof setTimeout>;
 
   hostConnected(): void {
     this.offline = !navigator.onLine;
@@ -58,6 +60,7 @@ export class SettleController extends RunController<SettleCallbacks> {
   /** Ends the run (its pause too) and forgets its verified status: the next run is a new attempt, or a new order. */
   override stop(): void {
     super.stop();
+    clearTimeout(this.#pause);
     this.#wake?.();
     this.settled = false;
   }
@@ -131,7 +134,7 @@ export class SettleController extends RunController<SettleCallbacks> {
       if (
         await new Promise((resolve) => {
           this.#wake = resolve;
-          if (!this.offline) setTimeout(resolve, Math.min(wait, MAX_WAIT_MS) * (0.75 + Math.random() / 2));
+          if (!this.offline) this.#pause = setTimeout(resolve, Math.min(wait, MAX_WAIT_MS) * (0.75 + Math.random() / 2));
         })
       )
         failures = 0;

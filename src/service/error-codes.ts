@@ -13,7 +13,9 @@ export type ElementErrorCode =
   | 'service-unreachable'
   | 'csp-blocked'
   | 'invalid-status-url'
-  | 'settle-timeout';
+  | 'settle-timeout'
+  | 'popup-blocked'
+  | 'frame-refused';
 
 /** Codes of the errors pay-form throws (`PayFormError.code`): pay-form/server's classes, the sandbox's, the return helper's. */
 export type ServerErrorCode =

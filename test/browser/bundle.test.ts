@@ -117,3 +117,47 @@ describe('script-tag bundles', () => {
     }
   });
 });
+
+describe('the popup script beside a script-tag bundle', () => {
+  /** A page with the README's popup tag (first: it waits for the tag) and `bundle`'s, an element with display="popup", open() called. */
+  async function openPopup(withPopup: boolean): Promise<{ codes: string[]; button: boolean; opened: boolean; state: string | null }> {
+    const { service } = await executeServerCommand<{ service: string }, undefined>('origins');
+    const tags = `${withPopup ? `${await readmeScriptTag('pay-form-popup.min.js')}</script>` : ''}${await readmeScriptTag('pay-form.iife.min.js')}</script>`;
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html>${tags}<pay-form base-url="${service}" key="plain-popup-bundle" display="popup"></pay-form>`;
+    document.body.append(frame);
+    await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    const win = frame.contentWindow as Window;
+    await win.customElements.whenDefined('pay-form');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const el = win.document.querySelector('pay-form') as HTMLElement & { open(): void; updateComplete: Promise<unknown> };
+    const codes: string[] = [];
+    el.addEventListener('pay-form-error', (e) => codes.push((e as CustomEvent<{ code: string }>).detail.code));
+    const windows: (Window | null)[] = [];
+    const realOpen = win.open;
+    win.open = (...args: Parameters<typeof window.open>) => {
+      const opened = realOpen.apply(win, args);
+      windows.push(opened);
+      return opened;
+    };
+    el.open();
+    await el.updateComplete;
+    const result = {
+      codes,
+      button: !!el.shadowRoot?.querySelector('[part="popup-button"]'),
+      opened: windows.some((w) => w !== null),
+      state: el.getAttribute('state'),
+    };
+    for (const w of windows) w?.close();
+    frame.remove();
+    return result;
+  }
+
+  it('pay-form-popup.min.js, loaded by its README tag before the classic bundle, gives it the popup display', async () => {
+    expect(await openPopup(true)).to.deep.equal({ codes: [], button: true, opened: true, state: 'open' });
+  });
+
+  it('without it, display="popup" opens nothing and says popup-blocked', async () => {
+    expect(await openPopup(false)).to.deep.equal({ codes: ['popup-blocked'], button: false, opened: false, state: 'error' });
+  });
+});

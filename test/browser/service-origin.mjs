@@ -262,6 +262,11 @@ export function serviceOriginPlugin() {
     const returnTo = (status, page = 'return') => `${pageOrigin}/test/fixtures/pages/${page}.html?status=${status}`;
     const send = (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(html));
     if (key.startsWith('hang-')) return; // held open until the server stops
+    // A page the service will not let be framed, by either header.
+    if (key.startsWith('xfo-')) return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY' }).end(page('<h1>Refused</h1>'));
+    if (key.startsWith('fa-')) {
+      return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "frame-ancestors 'none'" }).end(page('<h1>Refused</h1>'));
+    }
     const redirect = /^(loading-)?(success|fail)-/.exec(key);
     if (redirect) {
       const url = returnTo(redirect[2], redirect[1] ? 'return-loading' : 'return');

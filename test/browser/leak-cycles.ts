@@ -1,0 +1,65 @@
+// The leak tests' cycles (issue 30, no leaks with a budget): many connect/disconnect cycles of a
+// <pay-form> with its form shown leave no iframe, dialog, window or document listener beyond the page's
+// baseline, no pending timer, interval or request, and, in Chromium (after a forced GC), at most 1 MiB
+// more heap. One test file per display (leaks*.test.ts), each within the runner's time guard.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { counts, installCounter, type Counts } from './leak-counter.js';
+import { origins, settle } from './helpers.js';
+
+installCounter();
+
+export const CYCLES = 1000;
+/** Each popup cycle opens a real window: fewer of them, for the machine's sake. */
+export const POPUP_CYCLES = 100;
+const MIB = 1024 * 1024;
+
+const heapUsed = async () => (await executeServerCommand<{ used: number | null }, undefined>('heap-used')).used;
+
+/** Waits until the element's own timers and requests of the cycles have had time to end, then counts. */
+async function quietCounts(baseline: Counts): Promise<Counts> {
+  // Bounded: what is still pending after this is what the element left behind.
+  await waitUntil(() => counts().fetches <= baseline.fetches, 'requests end', { timeout: 5000 }).catch(() => undefined);
+  await settle(50);
+  return counts();
+}
+
+async function cycles(display: string, n: number): Promise<void> {
+  const { service } = await origins();
+  const container = await fixture<HTMLElement>(html`<div></div>`);
+  for (let i = 0; i < n; i++) {
+    const el = document.createElement('pay-form');
+    el.setAttribute('base-url', service);
+    el.setAttribute('key', `plain-leak-${display}-${i}`);
+    el.setAttribute('display', display);
+    // One in ten also asks status-url, so a status request is under way when it goes.
+    if (i % 10 === 0) el.setAttribute('status-url', '/__status');
+    el.setAttribute('order-ref', `leak-${display}-${i}`);
+    container.append(el);
+    await el.updateComplete;
+    // The popup display opens its window only when asked, as in a click.
+    if (display === 'popup') el.open();
+    // Every hundredth waits for the form to be on show, so that load, the reachability check and the
+    // status request are all under way when it goes.
+    if (i % 100 === 0 && display !== 'popup') await new Promise((resolve) => el.addEventListener('pay-form-ready', resolve, { once: true }));
+    el.remove();
+  }
+  container.remove();
+}
+
+/** The test (its suite gives it time: `this.timeout(200000)`): a warm-up, the baseline, `n` cycles, and the counts and heap compared. */
+export function leakTest(display: 'inline' | 'modal' | 'popup', n: number): void {
+  it(`${n} connect/disconnect cycles (${display}) leave nothing behind`, async () => {
+    await cycles(display, 20);
+    const baseline = await quietCounts(counts());
+    const before = await heapUsed();
+    await cycles(display, n);
+    const after = await quietCounts(baseline);
+    expect(after).to.deep.equal(baseline);
+    const heap = await heapUsed();
+    if (before !== null && heap !== null) {
+      console.log(`heap ${display}: ${before} -> ${heap} B (${heap - before} B)`);
+      expect(heap - before, 'heap growth after a forced GC').to.be.at.most(MIB);
+    }
+  });
+}
