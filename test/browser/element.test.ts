@@ -99,7 +99,7 @@ describe('<pay-form> inline', () => {
 
   it('treats an unknown display as inline', async () => {
     const { service } = await origins();
-    const { el, events } = await mount({ 'base-url': service, key: 'plain-8', display: 'popup' });
+    const { el, events } = await mount({ 'base-url': service, key: 'plain-8', display: 'sideways' });
     expect(frameOf(el)).to.exist;
     expect((events[0]?.detail as { display: string }).display).to.equal('inline');
   });

@@ -20,6 +20,8 @@ const heapUsed = async () => (await executeServerCommand<{ used: number | null }
 async function quietCounts(baseline: Counts): Promise<Counts> {
   // Bounded: what is still pending after this is what the element left behind.
   await waitUntil(() => counts().fetches <= baseline.fetches, 'requests end', { timeout: 5000 }).catch(() => undefined);
+  // A window closed while its navigation to the form is under way may report closed a moment later.
+  await waitUntil(() => counts().windows <= baseline.windows, 'windows close', { timeout: 5000 }).catch(() => undefined);
   await settle(50);
   return counts();
 }

@@ -4,7 +4,7 @@
 // the service delivers (the same body again after a 5xx, until a 2xx); and for each order a page's
 // status request, asked as the element asks status-url (again after a 204, after a 5xx or a failed
 // connection once the Retry-After has passed), so every pay-form-settled the pages would fire is
-// counted. The deliveries start over 4 s, as callbacks come in over time; once a third of them have
+// counted. The deliveries start over 10 s, as callbacks come in over time; once a third of them have
 // ended, `failover` runs. Each order's attempt is started first, as its token request would
 // (docs/service-contract.md, Attempts): a callback for no attempt never settles an order.
 import { callsOf, deliver, signedBody, startWorker, type Callback, type Worker } from '../servers/callback-workers.js';
@@ -90,7 +90,8 @@ export async function callbacksThroughFailover<F>(
 
     let delivered = 0;
     const deliveries = shuffle([...bodies, ...bodies]).map(async (body) => {
-      await sleep(Math.random() * 4000);
+      // Spread over 10 s, so deliveries still arrive after a failover that takes several seconds to promote on a busy machine.
+      await sleep(Math.random() * 10_000);
       // A failover can refuse deliveries for several seconds: the service keeps trying for much longer.
       return deliver(url, body, { pauseMs: 100, attempts: 600 }).finally(() => delivered++);
     });
