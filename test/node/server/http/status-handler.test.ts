@@ -279,8 +279,12 @@ describe('status handler across servers on one Redis', () => {
   test('Redis unreachable: the status handler answers 503 with Retry-After', async () => {
     const own = await startRedis();
     const client = await connectedClient(own.url, { disableOfflineQueue: true, socket: { reconnectStrategy: 50 } });
-    closers.push(() => client.destroy());
     const store = new RedisCallbackStore(client);
+    // The store's subscriber (made at the first wait) reconnects while Redis is down: closed with the client.
+    closers.push(async () => {
+      await store.close();
+      client.destroy();
+    });
     await own.stop();
     const status = await serve(createStatusHandler({ store, authorize: () => true }));
     const answer = await ask(status, 'order-x');
