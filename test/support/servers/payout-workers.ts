@@ -26,7 +26,9 @@ function startWorker(job: WorkerJob): Running {
   });
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const result = new Promise<unknown>((resolve, reject) => {
-    child.once('exit', (code) => {
+    // 'close', not 'exit': 'exit' can come before the last of stdout is read, and then the result line
+    // is missing (a CI run failed so: "payout worker exited 0: ready").
+    child.once('close', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
       if (code === 0 && last !== 'ready') resolve(JSON.parse(last));
       else reject(new Error(`payout worker exited ${code}: ${err || out}`));
