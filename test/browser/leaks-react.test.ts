@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { PayFormReact } from '../../src/element/react.js';
 import { budgetTest } from './leak-cycles.js';
-import { MOUNTS, expectOneFormEach, frameworkMounts, type Mount } from './framework-mounts.js';
+import { MOUNTS, expectOneFormEach, frameworkMounts, twoOnOnePage, type Mount } from './framework-mounts.js';
 
 const mountReact: Mount = (container, checkout, onReady) => {
   const root = createRoot(container);
@@ -32,4 +32,6 @@ describe('leaks (React entry, StrictMode)', function () {
     const waited = await frameworkMounts('react', mountReact, 10);
     await expectOneFormEach(waited);
   });
+
+  it('two elements on one page keep their own state', () => twoOnOnePage('react', mountReact));
 });

@@ -6,7 +6,7 @@ import { mount, unmount } from 'svelte';
 import '../../src/element/svelte.js';
 import Checkout from '../fixtures/frameworks/Checkout.svelte';
 import { budgetTest } from './leak-cycles.js';
-import { MOUNTS, expectOneFormEach, frameworkMounts, type Mount } from './framework-mounts.js';
+import { MOUNTS, expectOneFormEach, frameworkMounts, twoOnOnePage, type Mount } from './framework-mounts.js';
 
 const mountSvelte: Mount = (container, checkout, onReady) => {
   const component = mount(Checkout, { target: container, props: { checkout, onReady } });
@@ -21,4 +21,6 @@ describe('leaks (Svelte entry)', function () {
     await expectOneFormEach([]);
     await expectOneFormEach(await frameworkMounts('svelte', mountSvelte, 10));
   });
+
+  it('two elements on one page keep their own state', () => twoOnOnePage('svelte', mountSvelte));
 });

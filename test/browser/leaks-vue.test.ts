@@ -5,7 +5,7 @@
 import { createApp } from 'vue';
 import { isCustomElement } from '../../src/element/vue.js';
 import { budgetTest } from './leak-cycles.js';
-import { MOUNTS, expectOneFormEach, frameworkMounts, type Mount } from './framework-mounts.js';
+import { MOUNTS, expectOneFormEach, frameworkMounts, twoOnOnePage, type Mount } from './framework-mounts.js';
 
 const TEMPLATE = `<pay-form :base-url="checkout.baseUrl" :token-url="checkout.tokenUrl" :order-ref="checkout.orderRef"
   :display="checkout.display" :status-url="checkout.statusUrl" @pay-form-ready="onReady"></pay-form>`;
@@ -25,4 +25,6 @@ describe('leaks (Vue entry)', function () {
     await expectOneFormEach([]);
     await expectOneFormEach(await frameworkMounts('vue', mountVue, 10));
   });
+
+  it('two elements on one page keep their own state', () => twoOnOnePage('vue', mountVue));
 });
