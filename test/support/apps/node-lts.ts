@@ -24,7 +24,7 @@ for (const line of LINES) {
   const node = nodeLine(line);
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n# ${line}: Node ${version}, ${files.length} files`);
-  const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', ...files], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_OPTIONS: '' },
