@@ -73,8 +73,11 @@ function meters(otel: Api): Instruments {
 
 export type MetricName = 'serviceDuration' | 'callbacks' | 'payouts' | 'openWaits' | 'waitDuration';
 
+/** Attribute values as pay-form records them. Its own type, so the declarations never name the API. */
+export type Recorded = Readonly<Record<string, string | number>>;
+
 /** Adds to a counter or records into a histogram; nothing without the API. */
-export function record(metric: MetricName, value: number, attributes: OtelApi.Attributes): void {
+export function record(metric: MetricName, value: number, attributes: Recorded): void {
   if (api === undefined) return;
   const instrument = meters(api)[metric];
   if ('record' in instrument) instrument.record(value, attributes);
@@ -82,8 +85,8 @@ export function record(metric: MetricName, value: number, attributes: OtelApi.At
 }
 
 /** The attributes without their undefined values (the API's Attributes type). */
-export function clean(attributes: Attributes): OtelApi.Attributes {
-  const out: OtelApi.Attributes = {};
+export function clean(attributes: Attributes): Recorded {
+  const out: Record<string, string | number> = {};
   for (const key in attributes) {
     const value = attributes[key as keyof Attributes];
     if (value !== undefined) out[key] = value;
@@ -157,7 +160,7 @@ export async function traced<T>(name: string, attributes: (() => Attributes) | u
 }
 
 /** The active span when it records (pay-form's own, or the framework's when called outside one). */
-export function recordingSpan(): Span | undefined {
+export function recordingSpan(): { addEvent(name: string, attributes: Recorded): unknown } | undefined {
   const span = api?.trace.getActiveSpan();
   return span?.isRecording() ? span : undefined;
 }
