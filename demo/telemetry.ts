@@ -13,9 +13,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 const STEPS: Readonly<Record<string, string>> = {
   'pay_form.token': 'token',
   'pay_form.obtain_token': 'service call',
+  // Reported by the demo page (demo/page-steps.ts).
+  'demo.page.form_shown': 'form shown',
+  'demo.page.paid': 'paid',
   'pay_form.callback': 'callback',
   'pay_form.status': 'settled',
 };
+/** How long a settled attempt's line waits for the page's report that it paid (it may come after the
+ *  callback; a redirect or a closed tab never sends it). */
+const PAGE_GRACE_MS = 3_000;
 
 interface Step {
   name: string;
@@ -28,6 +34,9 @@ const ms = (t: [number, number]) => t[0] * 1000 + t[1] / 1e6;
 /** Collects the steps of each order's attempt and prints the timeline once the page has its status. */
 class Timelines implements SpanProcessor {
   readonly #orders = new Map<string, Step[]>();
+  /** Settled attempts whose line waits for the page's "paid". */
+  readonly #waiting = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #printed = new Set<string>();
   constructor(readonly print: (line: string) => void) {}
 
   onStart(): void {}
@@ -44,7 +53,22 @@ class Timelines implements SpanProcessor {
     this.#orders.set(key, steps);
     // Bounded: the demo keeps the last 100 attempts.
     if (this.#orders.size > 100) this.#orders.delete(this.#orders.keys().next().value as string);
-    if (step === 'settled') this.print(this.#line(key, steps));
+    const settled = steps.some((s) => s.name === 'settled');
+    if (settled && steps.some((s) => s.name === 'paid')) this.#printNow(key, steps);
+    else if (step === 'settled') {
+      const timer = setTimeout(() => this.#printNow(key, steps), PAGE_GRACE_MS);
+      timer.unref?.();
+      this.#waiting.set(key, timer);
+    }
+  }
+  #printNow(key: string, steps: Step[]): void {
+    clearTimeout(this.#waiting.get(key));
+    this.#waiting.delete(key);
+    // Once per attempt: a later status request for it prints nothing again.
+    if (this.#printed.has(key)) return;
+    this.#printed.add(key);
+    if (this.#printed.size > 100) this.#printed.delete(this.#printed.values().next().value as string);
+    this.print(this.#line(key, steps));
   }
   #line(key: string, steps: Step[]): string {
     const first = Math.min(...steps.map((s) => s.at));
@@ -57,6 +81,7 @@ class Timelines implements SpanProcessor {
     return Promise.resolve();
   }
   shutdown(): Promise<void> {
+    for (const timer of this.#waiting.values()) clearTimeout(timer);
     return Promise.resolve();
   }
 }
