@@ -1,12 +1,15 @@
 // The demo's OpenTelemetry SDK (docs/observability.md): pay-form's spans through an in-process exporter
-// that prints each order's attempt as a timeline (token, service call, callback, settled, with their
-// durations) in the terminal of `npm start`; and, when OTEL_EXPORTER_OTLP_ENDPOINT is set, the same
-// spans to that collector (Jaeger, Tempo) through a batch processor. `request()` plays the web
-// framework's instrumentation: Vite's middleware has none, so the demo starts the SERVER span itself.
-import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
+// that prints each order's attempt as a timeline (token, service call, form shown, paid, callback,
+// settled, with their durations) in the terminal of `npm start`; and, when OTEL_EXPORTER_OTLP_ENDPOINT
+// is set, the same spans to that collector (Jaeger, Tempo) through a batch processor, and pay-form's
+// metrics read periodically. `request()` plays the web framework's instrumentation: Vite's middleware
+// has none, so the demo starts the SERVER span itself.
+import { context, metrics, SpanKind, trace, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** pay-form's span names as the timeline calls them. */
@@ -92,10 +95,23 @@ export interface DemoTelemetry {
   close(): Promise<void>;
 }
 
+/** pay-form's metrics to the collector: read every OTEL_METRIC_EXPORT_INTERVAL ms (default 10 s), and at close. */
+function otlpMetrics(endpoint: string, env: Readonly<Record<string, string | undefined>>): MeterProvider {
+  const interval = Number(env['OTEL_METRIC_EXPORT_INTERVAL']);
+  const exporter = new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` });
+  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: interval > 0 ? interval : 10_000 });
+  const provider = new MeterProvider({ readers: [reader] });
+  metrics.setGlobalMeterProvider(provider);
+  return provider;
+}
+
 export function demoTelemetry(env: Readonly<Record<string, string | undefined>>, print: (line: string) => void): DemoTelemetry {
   const processors: SpanProcessor[] = [new Timelines(print)];
-  if (env['OTEL_EXPORTER_OTLP_ENDPOINT']) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+  // The collector's base address (OTLP/HTTP): traces to /v1/traces, metrics to /v1/metrics.
+  const endpoint = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.replace(/\/+$/, '');
+  if (endpoint) processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` })));
   const provider = new BasicTracerProvider({ spanProcessors: processors });
+  const meters = endpoint ? otlpMetrics(endpoint, env) : undefined;
   const manager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(manager);
   trace.setGlobalTracerProvider(provider);
@@ -108,6 +124,8 @@ export function demoTelemetry(env: Readonly<Record<string, string | undefined>>,
         route();
       });
     },
-    close: () => provider.shutdown(),
+    close: async () => {
+      await Promise.all([provider.shutdown(), meters?.shutdown()]);
+    },
   };
 }
