@@ -61,12 +61,14 @@ function attributesOf(event: PayFormEvent): Attributes {
   }
 }
 
+type OutcomeName = 'pay_form.callback.outcome' | 'pay_form.payout.outcome' | 'pay_form.status.outcome';
 /** One attributes object per outcome, made once: outcomes are few, requests many. */
-const byOutcome = new Map<string, Record<string, string>>();
-function outcomeAttributes(name: 'pay_form.callback.outcome' | 'pay_form.payout.outcome' | 'pay_form.status.outcome', outcome: string): Record<string, string> {
-  const key = `${name}=${outcome}`;
-  let attributes = byOutcome.get(key);
-  if (attributes === undefined) byOutcome.set(key, (attributes = Object.freeze({ [name]: outcome }) as Record<string, string>));
+const byOutcome = new Map<OutcomeName, Map<string, Record<string, string>>>();
+function outcomeAttributes(name: OutcomeName, outcome: string): Record<string, string> {
+  let outcomes = byOutcome.get(name);
+  if (outcomes === undefined) byOutcome.set(name, (outcomes = new Map()));
+  let attributes = outcomes.get(outcome);
+  if (attributes === undefined) outcomes.set(outcome, (attributes = Object.freeze({ [name]: outcome }) as Record<string, string>));
   return attributes;
 }
 

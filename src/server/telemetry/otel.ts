@@ -130,9 +130,13 @@ export type SpanKindName = 'internal' | 'client';
 
 /** The tracer, kept while the registered provider is the same one (tests and apps may register another). */
 let tracer: { provider: unknown; tracer: OtelApi.Tracer } | undefined;
-function tracerOf(otel: Api): OtelApi.Tracer {
+/** undefined while no SDK is registered: the API's proxy provider has no delegate yet, and every span
+ *  would be a non-recording one, so none is asked for. */
+function tracerOf(otel: Api): OtelApi.Tracer | undefined {
   const provider = otel.trace.getTracerProvider();
-  if (tracer?.provider !== provider) tracer = { provider, tracer: provider.getTracer(NAME) };
+  if (tracer?.provider === provider) return tracer.tracer;
+  if (provider instanceof otel.ProxyTracerProvider && provider.getDelegateTracer(NAME) === undefined) return undefined;
+  tracer = { provider, tracer: provider.getTracer(NAME) };
   return tracer.tracer;
 }
 
@@ -144,8 +148,9 @@ function tracerOf(otel: Api): OtelApi.Tracer {
  */
 export async function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind: SpanKindName = 'internal'): Promise<T> {
   const otel = api;
-  if (otel === undefined) return fn(NO_STEP);
-  const span = tracerOf(otel).startSpan(name, kind === 'client' ? { kind: otel.SpanKind.CLIENT } : undefined);
+  const spans = otel === undefined ? undefined : tracerOf(otel);
+  if (otel === undefined || spans === undefined) return fn(NO_STEP);
+  const span = spans.startSpan(name, kind === 'client' ? { kind: otel.SpanKind.CLIENT } : undefined);
   if (!span.isRecording()) return fn(NO_STEP);
   const step = new SpanStep(span, otel);
   if (attributes !== undefined) step.set(attributes());
@@ -172,9 +177,11 @@ export function recordingSpan(): { addEvent(name: string, attributes: Recorded):
  */
 export function instrumented<I, R>(name: string, logic: (input: I, step: Step) => Promise<R>): (input: I) => Promise<R> {
   void loadTelemetry();
-  return async (input) => {
+  const run = (input: I): Promise<R> =>
+    // Without an SDK, the logic itself: no wrapper, no closure, no await more than the code before telemetry.
+    api === undefined || tracerOf(api) === undefined ? logic(input, NO_STEP) : traced(name, undefined, (step) => logic(input, step));
+  return (input) => {
     const ready = telemetryReady();
-    if (ready !== undefined) await ready;
-    return traced(name, undefined, (step) => logic(input, step));
+    return ready === undefined ? run(input) : ready.then(() => run(input));
   };
 }
