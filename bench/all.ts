@@ -67,7 +67,7 @@ export function fuzzTable(spec: string, runs: number): string {
 try {
   if (wanted('size')) run(['scripts/readme-sync.ts']);
   if (wanted('server')) benchSection('server', 'bench/server/run.ts', quick ? ['5', '2', '1000', '10'] : []);
-  if (wanted('telemetry')) benchSection('telemetry', 'bench/telemetry/run.ts', quick ? ['2', '2', '1000'] : []);
+  if (wanted('telemetry')) benchSection('telemetry', 'bench/telemetry/run.ts', quick ? ['2', '2', '500'] : []);
   if (wanted('form-open')) benchSection('form-open', 'bench/form-open/run.ts', quick ? ['6', '30'] : []);
   if (wanted('form-open-engines')) benchSection('form-open-engines', 'bench/form-open/engines.ts', quick ? ['6'] : []);
   if (wanted('ledger')) ledgerSection(quick ? ['3', '100', '1000'] : []);

@@ -10,6 +10,7 @@ import { SettledOrders, type CallbackStore } from './backend-status.js';
 import { ensureShopper, shopperOf } from './shoppers.js';
 import { failureBody, isJsonContentType, jsonResponse as json } from '../src/service/body.js';
 import { checkChoices, DEMO_LANGUAGES, DEMO_METHODS, OrderBook, priceList, RATES } from './catalogue.js';
+import { recordPageStep } from './page-steps.js';
 
 /** A route of the shop: toNodeHandler's handlers, and the event stream that needs the whole ServerResponse. */
 type Route = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -83,6 +84,13 @@ export class DemoBackend {
     const store = this.#settled.store;
     const tokenHandler = createTokenHandler({
       client, store, resolve: (request, body) => this.#tokenParams(request, body.order_ref),
+      // The attempt each order has now, for the page's steps of its timeline (demo/page-steps.ts).
+      observer: (event) => {
+        if (event.type === 'attempt') {
+          const order = this.orders.get(event.orderRef);
+          if (order) order.attempt = event.attempt;
+        }
+      },
       ...(config.keyLifetimeMs === undefined ? {} : { keyLifetimeMs: config.keyLifetimeMs }),
     });
     const callbackHandler = createCallbackHandler({
@@ -99,6 +107,7 @@ export class DemoBackend {
       'POST callback': toNodeHandler(callbackHandler),
       'GET callbacks': toNodeHandler(async (request) => json(200, this.#logOf(shopperOf(request.headers.get('cookie'))))),
       'GET events': (req, res) => this.#stream(req, res),
+      'POST page-steps': toNodeHandler((request) => recordPageStep(request, (ref) => this.orders.visibleTo(ref, shopperOf(request.headers.get('cookie'))))),
     };
   }
 

@@ -50,6 +50,8 @@ export interface Order extends OrderChoices {
   /** The reference the service, the store and the callbacks know it by: order_ref, or for a shopper's
    *  copy of a fixed order `{order_ref}.{shopper}`, so two shoppers never share an order's attempt. */
   request_ref: string;
+  /** The attempt the token handler handed out last for it (the demo's timeline: demo/page-steps.ts). */
+  attempt?: string;
 }
 
 export interface OrderIssue {

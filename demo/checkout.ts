@@ -131,6 +131,31 @@ function bringIntoView(payForm: PayForm, event: PayFormEventName): void {
   if (event === 'pay-form-open') requestAnimationFrame(() => payForm.scrollIntoView({ block: 'nearest' }));
 }
 
+/**
+ * Tells the shop when the form was shown (pay-form-open to pay-form-ready) and when the shopper paid
+ * in it (pay-form-ready to pay-form-success, or to a settled success when that comes first and the
+ * framed result is dropped), for the order's timeline in the terminal of `npm start`
+ * (demo/page-steps.ts). The demo's own code: the element reports nothing of the kind.
+ */
+function pageSteps(orderRef: string): (event: PayFormEventName, detail: Record<string, unknown>) => void {
+  let since = performance.now();
+  let paid = false;
+  const report = (step: string) => {
+    const now = performance.now();
+    const body = JSON.stringify({ order_ref: orderRef, step, ms: Math.round(now - since) });
+    since = now;
+    void fetch('/api/checkout/page-steps', { method: 'POST', headers: { 'content-type': 'application/json' }, body, keepalive: true }).catch(() => undefined);
+  };
+  return (event, detail) => {
+    if (event === 'pay-form-open') [since, paid] = [performance.now(), false];
+    else if (event === 'pay-form-ready') report('form_shown');
+    else if (!paid && (event === 'pay-form-success' || (event === 'pay-form-settled' && detail['status'] === 'success'))) {
+      paid = true;
+      report('paid');
+    }
+  };
+}
+
 async function pay(config: Config): Promise<void> {
   const button = $<HTMLButtonElement>('#pay');
   const cancel = $<HTMLButtonElement>('#cancel');
@@ -179,10 +204,12 @@ async function pay(config: Config): Promise<void> {
     const display = (form.elements.namedItem('display') as RadioNodeList).value;
     payForm.setAttribute('display', display);
     payForm.texts = TEXTS;
+    const steps = pageSteps(order.order_ref);
     for (const name of PAY_FORM_EVENTS) {
       payForm.addEventListener(name, (e) => {
         const detail = ((e as CustomEvent).detail ?? {}) as Record<string, unknown>;
         item('#events', name, JSON.stringify(detail));
+        steps(name, detail);
         if (name === 'pay-form-settled') showSettled(detail);
         if (display === 'inline') bringIntoView(payForm, name);
         const result = RESULTS[name]?.(detail);

@@ -1,21 +1,30 @@
 // The demo's OpenTelemetry SDK (docs/observability.md): pay-form's spans through an in-process exporter
-// that prints each order's attempt as a timeline (token, service call, callback, settled, with their
-// durations) in the terminal of `npm start`; and, when OTEL_EXPORTER_OTLP_ENDPOINT is set, the same
-// spans to that collector (Jaeger, Tempo) through a batch processor. `request()` plays the web
-// framework's instrumentation: Vite's middleware has none, so the demo starts the SERVER span itself.
-import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
+// that prints each order's attempt as a timeline (token, service call, form shown, paid, callback,
+// settled, with their durations) in the terminal of `npm start`; and, when OTEL_EXPORTER_OTLP_ENDPOINT
+// is set, the same spans to that collector (Jaeger, Tempo) through a batch processor, and pay-form's
+// metrics read periodically. `request()` plays the web framework's instrumentation: Vite's middleware
+// has none, so the demo starts the SERVER span itself.
+import { context, metrics, SpanKind, trace, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** pay-form's span names as the timeline calls them. */
 const STEPS: Readonly<Record<string, string>> = {
   'pay_form.token': 'token',
   'pay_form.obtain_token': 'service call',
+  // Reported by the demo page (demo/page-steps.ts).
+  'demo.page.form_shown': 'form shown',
+  'demo.page.paid': 'paid',
   'pay_form.callback': 'callback',
   'pay_form.status': 'settled',
 };
+/** How long a settled attempt's line waits for the page's report that it paid (it may come after the
+ *  callback; a redirect or a closed tab never sends it). */
+const PAGE_GRACE_MS = 3_000;
 
 interface Step {
   name: string;
@@ -28,6 +37,9 @@ const ms = (t: [number, number]) => t[0] * 1000 + t[1] / 1e6;
 /** Collects the steps of each order's attempt and prints the timeline once the page has its status. */
 class Timelines implements SpanProcessor {
   readonly #orders = new Map<string, Step[]>();
+  /** Settled attempts whose line waits for the page's "paid". */
+  readonly #waiting = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #printed = new Set<string>();
   constructor(readonly print: (line: string) => void) {}
 
   onStart(): void {}
@@ -44,7 +56,22 @@ class Timelines implements SpanProcessor {
     this.#orders.set(key, steps);
     // Bounded: the demo keeps the last 100 attempts.
     if (this.#orders.size > 100) this.#orders.delete(this.#orders.keys().next().value as string);
-    if (step === 'settled') this.print(this.#line(key, steps));
+    const settled = steps.some((s) => s.name === 'settled');
+    if (settled && steps.some((s) => s.name === 'paid')) this.#printNow(key, steps);
+    else if (step === 'settled') {
+      const timer = setTimeout(() => this.#printNow(key, steps), PAGE_GRACE_MS);
+      timer.unref?.();
+      this.#waiting.set(key, timer);
+    }
+  }
+  #printNow(key: string, steps: Step[]): void {
+    clearTimeout(this.#waiting.get(key));
+    this.#waiting.delete(key);
+    // Once per attempt: a later status request for it prints nothing again.
+    if (this.#printed.has(key)) return;
+    this.#printed.add(key);
+    if (this.#printed.size > 100) this.#printed.delete(this.#printed.values().next().value as string);
+    this.print(this.#line(key, steps));
   }
   #line(key: string, steps: Step[]): string {
     const first = Math.min(...steps.map((s) => s.at));
@@ -57,6 +84,7 @@ class Timelines implements SpanProcessor {
     return Promise.resolve();
   }
   shutdown(): Promise<void> {
+    for (const timer of this.#waiting.values()) clearTimeout(timer);
     return Promise.resolve();
   }
 }
@@ -67,10 +95,23 @@ export interface DemoTelemetry {
   close(): Promise<void>;
 }
 
+/** pay-form's metrics to the collector: read every OTEL_METRIC_EXPORT_INTERVAL ms (default 10 s), and at close. */
+function otlpMetrics(endpoint: string, env: Readonly<Record<string, string | undefined>>): MeterProvider {
+  const interval = Number(env['OTEL_METRIC_EXPORT_INTERVAL']);
+  const exporter = new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` });
+  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: interval > 0 ? interval : 10_000 });
+  const provider = new MeterProvider({ readers: [reader] });
+  metrics.setGlobalMeterProvider(provider);
+  return provider;
+}
+
 export function demoTelemetry(env: Readonly<Record<string, string | undefined>>, print: (line: string) => void): DemoTelemetry {
   const processors: SpanProcessor[] = [new Timelines(print)];
-  if (env['OTEL_EXPORTER_OTLP_ENDPOINT']) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+  // The collector's base address (OTLP/HTTP): traces to /v1/traces, metrics to /v1/metrics.
+  const endpoint = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.replace(/\/+$/, '');
+  if (endpoint) processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` })));
   const provider = new BasicTracerProvider({ spanProcessors: processors });
+  const meters = endpoint ? otlpMetrics(endpoint, env) : undefined;
   const manager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(manager);
   trace.setGlobalTracerProvider(provider);
@@ -83,6 +124,8 @@ export function demoTelemetry(env: Readonly<Record<string, string | undefined>>,
         route();
       });
     },
-    close: () => provider.shutdown(),
+    close: async () => {
+      await Promise.all([provider.shutdown(), meters?.shutdown()]);
+    },
   };
 }

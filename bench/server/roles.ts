@@ -7,6 +7,8 @@
 //   token-fetch    the same handler with `fetch: globalThis.fetch` (the transport before the Node one)
 //   proxy          the baseline: node:http + a raw fetch to the same upstream, no checks, no signing
 //   callback       createCallbackHandler through toNodeHandler
+//   callback-redis the same on a RedisCallbackStore (node-redis) on REDIS_URL: the deployment of two
+//                  or more servers
 //   bare-callback  the floor for callbacks: node:http that parses the JSON and checks the HMAC, nothing else
 // Each prints { url, pid } on the IPC channel, answers { cpu, rss } to 'usage', and runs until killed.
 import { createHmac } from 'node:crypto';
@@ -16,10 +18,11 @@ import { MERCHANT, SECRET, TOKEN_PARAMS } from './shared.js';
 
 // The shipped build (run `npm run build` first), as a merchant runs it; typed from its source.
 // bench/telemetry names another build (PAY_FORM_BENCH_SERVER) and may register an OpenTelemetry SDK
-// first (PAY_FORM_BENCH_SDK, a module to import).
+// first (PAY_FORM_BENCH_SDK, a module to import), and with PAY_FORM_BENCH_REQUEST_SPAN=1 run each
+// request in a server span, as an app's HTTP instrumentation does.
 const DIST = process.env['PAY_FORM_BENCH_SERVER'] ?? new URL('../../dist/server/index.js', import.meta.url).href;
 if (process.env['PAY_FORM_BENCH_SDK']) await import(process.env['PAY_FORM_BENCH_SDK']);
-const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, MemoryCallbackStore, PaymentClient, signed, toNodeHandler } =
+const { canonicalJson, createCallbackHandler, createTokenHandler, hmacSigner, MemoryCallbackStore, PaymentClient, RedisCallbackStore, signed, toNodeHandler } =
   (await import(DIST)) as typeof import('../../src/server/index.js');
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -97,6 +100,28 @@ async function proxy(upstreamUrl: string): Promise<Listener> {
 
 const callback = (): Listener => toNodeHandler(createCallbackHandler({ secret: SECRET, onStatus: () => undefined }));
 
+async function redisCallback(): Promise<Listener> {
+  const { connectRedis } = await import('../../test/support/redis/redis-clients.js');
+  const redis = await connectRedis({ library: 'node-redis', target: { topology: 'standalone', url: process.env['REDIS_URL'] ?? '' } });
+  const store = new RedisCallbackStore(redis.client, { prefix: `bench-${process.pid}:` });
+  return toNodeHandler(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+}
+
+/** What @opentelemetry/instrumentation-http does around each request: a server span, active while the
+ *  listener runs, ended when the answer is sent. */
+async function inRequestSpan(listener: Listener): Promise<Listener> {
+  const { trace, SpanKind } = await import('@opentelemetry/api');
+  const tracer = trace.getTracer('bench-http');
+  return (req, res) =>
+    tracer.startActiveSpan(`${req.method ?? 'GET'}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? 'GET' } }, (span) => {
+      res.once('finish', () => {
+        span.setAttribute('http.response.status_code', res.statusCode);
+        span.end();
+      });
+      listener(req, res);
+    });
+}
+
 const bareCallback = (): Listener => (req, res) => {
   void readBody(req).then((text) => {
     if (verified(text)) json(res, 200, { success: true });
@@ -111,11 +136,13 @@ const listeners: Record<string, () => Listener | Promise<Listener>> = {
   'token-fetch': () => token(upstreamUrl, true),
   proxy: () => proxy(upstreamUrl),
   callback,
+  'callback-redis': redisCallback,
   'bare-callback': bareCallback,
 };
 const make = listeners[role ?? ''];
 if (!make) throw new Error(`unknown role ${String(role)}`);
-const server = createServer({ keepAliveTimeout: 30_000 }, await make());
+const made = await make();
+const server = createServer({ keepAliveTimeout: 30_000 }, process.env['PAY_FORM_BENCH_REQUEST_SPAN'] === '1' ? await inRequestSpan(made) : made);
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.send?.({ url: `http://127.0.0.1:${port}`, pid: process.pid });

@@ -65,12 +65,13 @@ export interface Sample {
   bad: number;
 }
 
-export async function measure(subject: Subject, duration: number, rate: number, connections: number): Promise<Sample> {
+/** `unbounded: false` skips the unbounded run (rps 0): bench/telemetry reads CPU at the fixed load only. */
+export async function measure(subject: Subject, duration: number, rate: number, connections: number, unbounded = true): Promise<Sample> {
   const base = { url: subject.child.url, method: 'POST', duration, ...subject.options };
   const before = await usage(subject.child.child);
   const fixed = await autocannon({ ...base, connections, overallRate: rate });
   const after = await usage(subject.child.child);
-  const max = await autocannon({ ...base, connections });
+  const max = unbounded ? await autocannon({ ...base, connections }) : { '2xx': 0, non2xx: 0, errors: 0, timeouts: 0 };
   return {
     cpu: (after.cpu - before.cpu) / Math.max(1, fixed['2xx']),
     served: fixed['2xx'] / duration,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import { backendCallbacks, demoPerFile, recordAnswers, verifiedCallback } from './harness.js';
-import { until } from '../support/poll.js';
+import { poll, until } from '../support/poll.js';
 
 const { demo, current } = demoPerFile();
 let orders: Record<string, unknown>[];
@@ -81,6 +81,27 @@ test('inline: Pay in the sandbox form ends in "Payment successful" and a verifie
     ['pay-form-open', 'pay-form-ready', 'pay-form-settled'],
   ];
   assert.ok(endings.some((ending) => JSON.stringify(ending) === JSON.stringify(names)), names.join(', '));
+});
+
+test("inline: the terminal's timeline of a paid order has the page's steps, form shown and paid, beside the server's", async () => {
+  // What `npm start` prints (demo/telemetry.ts, through Vite's logger); the page reports its steps as it shows them.
+  const logger = demo().server.config.logger;
+  const info = logger.info;
+  const lines: string[] = [];
+  logger.info = (message, options) => {
+    lines.push(message);
+    info.call(logger, message, options);
+  };
+  try {
+    const { orderRef } = await checkout({ product: 'grinder', currency: 'EUR', method: 'card', language: 'EN' });
+    await frame().getByRole('button', { name: 'Pay' }).click();
+    await waitForText('#confirmed', 'Payment confirmed by the shop');
+    const line = await poll(async () => lines.find((l) => l.includes(`order ${orderRef} attempt `)) ?? null, "the order's timeline printed");
+    const steps = [...line.matchAll(/(?:: | → )([a-z ]+) \+/g)].map((m) => m[1]);
+    assert.deepEqual(steps, ['token', 'service call', 'form shown', 'paid', 'callback', 'settled'], line);
+  } finally {
+    logger.info = info;
+  }
 });
 
 test('inline: Decline ends in "Payment failed" and a verified fail callback', async () => {

@@ -18,6 +18,7 @@ import { guardedPayout, resolvePayout, type PayoutOutcome, type PayoutRef } from
 import type { PayoutEntry } from '../payouts/payout-ledger.js';
 import { loadTelemetry, traced } from '../telemetry/otel.js';
 import { payoutFailure } from '../telemetry/service-calls.js';
+import type { Attributes } from '../telemetry/attributes.js';
 import { parseRequestId } from '../../service/checkout.js';
 
 /** obtain_token's answer. Show the user the form with `key`, or send them to `redirect_url`. */
@@ -59,6 +60,13 @@ const SUCCESS_SHAPE: Readonly<Record<Operation, (body: Record<string, unknown>) 
 /** The payout answer's fields that repeat the request (docs/service-contract.md, Payout answer). */
 const PAYOUT_ECHOES = ['request_id', 'amount', 'currency', 'site_id', 'site_login'] as const;
 
+/** What the obtain_token span carries: the order and attempt of the request_id, never the rest. */
+function tokenAttributes(params: unknown): Attributes {
+  const requestId = (params as { request_id?: unknown } | null)?.request_id;
+  const order = typeof requestId === 'string' ? parseRequestId(requestId) : { orderRef: undefined, attempt: undefined };
+  return { 'pay_form.operation': 'obtain_token', 'pay_form.order_ref': order.orderRef, 'pay_form.attempt': order.attempt };
+}
+
 /** The same string or number; a number the service sends back as its decimal string also counts. */
 const echoes = (answered: unknown, sent: unknown) =>
   (typeof answered === 'string' || typeof answered === 'number') && String(answered) === String(sent);
@@ -78,10 +86,7 @@ export class PaymentClient {
 
   /** POST /api/jsapi/obtain_token/. Retried on network errors, timeouts, 429 and 5xx. */
   async obtainToken(params: TokenParams): Promise<TokenResponse> {
-    const requestId = (params as { request_id?: unknown } | null)?.request_id;
-    const order = typeof requestId === 'string' ? parseRequestId(requestId) : { orderRef: undefined, attempt: undefined };
-    const attributes = { 'pay_form.operation': 'obtain_token', 'pay_form.order_ref': order.orderRef, 'pay_form.attempt': order.attempt };
-    const body = await traced('pay_form.obtain_token', attributes, () => this.#call('obtain_token', params, validateTokenRequest));
+    const body = await traced('pay_form.obtain_token', () => tokenAttributes(params), () => this.#call('obtain_token', params, validateTokenRequest));
     return body as TokenResponse;
   }
 
@@ -95,7 +100,7 @@ export class PaymentClient {
     const o = this.#options;
     const rid = (params as { request_id?: unknown } | null)?.request_id;
     const requestId = typeof rid === 'string' ? rid : '';
-    return traced('pay_form.payout', { 'pay_form.operation': 'payout', 'pay_form.payout.request_id': requestId }, async () => {
+    return traced('pay_form.payout', () => ({ 'pay_form.operation': 'payout', 'pay_form.payout.request_id': requestId }), async () => {
       let sent = false;
       try {
         const payout = this.#validate('payout', params, validatePayoutRequest);

@@ -180,10 +180,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     const { signature, ...payload } = input;
     // What the trace and the observer hear of this delivery (docs/observability.md).
     const told = (outcome: CallbackOutcome, order?: { orderRef: string | undefined; attempt: string | undefined }) => {
-      span.set({ 'pay_form.callback.outcome': outcome });
+      if (span.recording) span.set({ 'pay_form.callback.outcome': outcome });
       emit({ type: 'callback', source: 'callback', outcome, orderRef: order?.orderRef, attempt: order?.attempt });
     };
-    if (!(await traced('pay_form.callback.verify', {}, () => verified(payload, signature)))) {
+    // verify, claim and finish are events on the callback's span, each at the step's end (a child span
+    // each cost the handler more CPU than the rest of its work: docs/performance.md, Telemetry overhead);
+    // onStatus, the merchant's code, keeps a span of its own for its spans to nest under.
+    const ok = await verified(payload, signature);
+    span.event('pay_form.callback.verified');
+    if (!ok) {
       told('refused_signature');
       return failure(401, 'Invalid signature');
     }
@@ -193,12 +198,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     }
     const verifiedPayload = payload as CallbackPayload;
     const named = orderOf(verifiedPayload);
-    span.set({
-      'pay_form.order_ref': named.orderRef,
-      'pay_form.attempt': named.attempt,
-      'pay_form.invoice_id': verifiedPayload.invoice_id,
-      'pay_form.callback.status': verifiedPayload.status,
-    });
+    if (span.recording) {
+      span.set({
+        'pay_form.order_ref': named.orderRef,
+        'pay_form.attempt': named.attempt,
+        'pay_form.invoice_id': verifiedPayload.invoice_id,
+        'pay_form.callback.status': verifiedPayload.status,
+      });
+    }
     const callback: CallbackRecord = {
       order_ref: named.orderRef ?? '',
       attempt: named.attempt ?? '',
@@ -210,7 +217,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
 
     let claim: ClaimResult;
     try {
-      claim = await traced('pay_form.callback.claim', {}, () => store.claim(callback));
+      claim = await store.claim(callback);
+      span.event('pay_form.callback.claimed');
       if (claim === 'in-flight') {
         told('in_flight', named);
         if (!store.waitForClaim) return NOT_HANDLED[503];
@@ -241,7 +249,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     let ran: { value: void } | 'timeout';
     try {
       // A synchronous onStatus has finished when it returns: only a promise needs the time limit.
-      ran = await traced('pay_form.callback.on_status', {}, async (step) => {
+      ran = await traced('pay_form.callback.on_status', undefined, async (step) => {
         const returned: unknown = onStatus(verifiedPayload, order);
         const outcome = isThenable(returned) ? await within(Promise.resolve(returned).then(() => undefined), timeoutMs) : { value: undefined };
         if (outcome === 'timeout') step.fail('on_status_timeout');
@@ -260,7 +268,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
       await store.release(callback).catch(onError);
       return NOT_HANDLED[503];
     }
-    const finished = await traced('pay_form.callback.finish', {}, () => finish(judgedCallback));
+    const finished = await finish(judgedCallback);
+    span.event('pay_form.callback.finished');
     told(finished !== HANDLED ? 'failed' : verdict.verdict === 'extra' ? 'extra_payment' : 'new', named);
     return finished;
   };

@@ -11,6 +11,8 @@ import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.j
 import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
 import { instrumented, record } from '../telemetry/otel.js';
 
+const NO_ATTRIBUTES = Object.freeze({});
+
 export interface StatusHandlerOptions extends ObserverOptions {
   /** The store the callback handler records into: `status`, and `watch` so a wait costs no reads (without
    *  it, each waiting order is read every second). */
@@ -117,7 +119,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     let orderRef: string | undefined;
     // What the trace and the observer hear of this request (docs/observability.md).
     const told = (outcome: StatusOutcome, answer: Answer, waitedMs?: number): Answer => {
-      span.set({ 'pay_form.order_ref': orderRef, 'pay_form.attempt': attempt, 'pay_form.status.outcome': outcome });
+      if (span.recording) span.set({ 'pay_form.order_ref': orderRef, 'pay_form.attempt': attempt, 'pay_form.status.outcome': outcome });
       emit({ type: 'status', source: 'status', outcome, orderRef, attempt, ...(waitedMs === undefined ? {} : { waitedMs }) });
       return answer;
     };
@@ -145,10 +147,10 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     const wait = waits.wait(order, attempt, (listener) => incoming.gone(() => ((left = true), listener())));
     if (typeof wait === 'string') return waited(order, attempt, wait).then((a) => told(a.status === 200 ? 'answered' : 'refused', a), fail);
     span.event('pay_form.status.wait_started');
-    record('openWaits', 1, {});
+    record('openWaits', 1, NO_ATTRIBUTES);
     const started = Date.now();
     const ended = (a: Answer) => {
-      record('openWaits', -1, {});
+      record('openWaits', -1, NO_ATTRIBUTES);
       return told(a.status === 200 ? 'answered' : a.status === 204 ? (left ? 'abandoned' : 'timed_out') : 'failed', a, Date.now() - started);
     };
     return waited(order, attempt, wait).then(ended, (error: unknown) => ended(failed(error)));

@@ -88,7 +88,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
   const tokenAnswer = (token: KeptToken, attempt: string) => answer(200, { ...token, attempt, ...('key' in token ? base : {}) });
   // The attempt handed out, for the trace and the observer (docs/observability.md).
   const handedOut = (span: Step, orderRef: string, attempt: string, outcome: 'started' | 'reused') => {
-    span.set(orderAttributes(orderRef, attempt));
+    if (span.recording) span.set(orderAttributes(orderRef, attempt));
     emit({ type: 'attempt', source: 'token', outcome, orderRef, attempt });
   };
 
@@ -150,7 +150,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     const request = incoming.request();
     let params: ResolvedOrder;
     try {
-      params = await traced('pay_form.token.resolve', {}, () => resolve(request, body));
+      params = await traced('pay_form.token.resolve', undefined, () => resolve(request, body));
     } catch (error) {
       onError(error);
       return failure(400, 'Order could not be resolved');
@@ -164,7 +164,7 @@ export function createTokenHandler(options: TokenHandlerOptions): FetchHandler {
     try {
       // The page's language as the form's, unless the merchant's resolve chose one (docs/server.md, Token endpoint).
       const hint = language === undefined || params.language !== undefined ? {} : { language: formLanguage(language) };
-      span.set({ 'pay_form.order_ref': params.request_id });
+      if (span.recording) span.set({ 'pay_form.order_ref': params.request_id });
       return await payable({ ...params, ...hint }, params.request_id, span);
     } catch (error) {
       onError(error);

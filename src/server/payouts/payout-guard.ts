@@ -74,7 +74,7 @@ export async function guardedPayout(
   const token = crypto.randomUUID();
   let held: PayoutEntry | undefined;
   try {
-    held = await traced('pay_form.payout.claim', {}, () => ledger.claim(key, { token, fingerprint: fp, leaseMs }));
+    held = await traced('pay_form.payout.claim', undefined, () => ledger.claim(key, { token, fingerprint: fp, leaseMs }));
   } catch (error) {
     void settle(ledger, key, token, { state: 'free' }, leaseMs);
     throw new PayoutLedgerError('claim', error);

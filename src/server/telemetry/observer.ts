@@ -6,7 +6,7 @@
 import type { FieldIssue } from '../../service/fields.js';
 import type { Operation } from '../../service/paths.js';
 import { errorType, orderAttributes, type Attributes, type CallbackOutcome, type PayoutOutcomeName, type StatusOutcome } from './attributes.js';
-import { activeEvent, record, telemetryOn } from './otel.js';
+import { clean, record, recordingSpan, telemetryOn } from './otel.js';
 
 export type { CallbackOutcome, PayoutOutcomeName, StatusOutcome };
 
@@ -61,12 +61,23 @@ function attributesOf(event: PayFormEvent): Attributes {
   }
 }
 
+type OutcomeName = 'pay_form.callback.outcome' | 'pay_form.payout.outcome' | 'pay_form.status.outcome';
+/** One attributes object per outcome, made once: outcomes are few, requests many. */
+const byOutcome = new Map<OutcomeName, Map<string, Record<string, string>>>();
+function outcomeAttributes(name: OutcomeName, outcome: string): Record<string, string> {
+  let outcomes = byOutcome.get(name);
+  if (outcomes === undefined) byOutcome.set(name, (outcomes = new Map()));
+  let attributes = outcomes.get(outcome);
+  if (attributes === undefined) outcomes.set(outcome, (attributes = Object.freeze({ [name]: outcome }) as Record<string, string>));
+  return attributes;
+}
+
 /** Metrics carry outcomes only: an order reference per point would make every order its own series. */
 function measure(event: PayFormEvent): void {
-  if (event.type === 'callback') record('callbacks', 1, { 'pay_form.callback.outcome': event.outcome });
-  else if (event.type === 'payout') record('payouts', 1, { 'pay_form.payout.outcome': event.outcome });
+  if (event.type === 'callback') record('callbacks', 1, outcomeAttributes('pay_form.callback.outcome', event.outcome));
+  else if (event.type === 'payout') record('payouts', 1, outcomeAttributes('pay_form.payout.outcome', event.outcome));
   else if (event.type === 'status' && event.waitedMs !== undefined) {
-    record('waitDuration', event.waitedMs / 1000, { 'pay_form.status.outcome': event.outcome });
+    record('waitDuration', event.waitedMs / 1000, outcomeAttributes('pay_form.status.outcome', event.outcome));
   }
 }
 
@@ -84,7 +95,8 @@ export function emitter(options: ObserverOptions & { onWarning?: (warning: Clien
   return (event) => {
     if (telemetryOn()) {
       measure(event);
-      activeEvent(`pay_form.${event.type}`, attributesOf(event));
+      // The event's attributes are built only for a span that records them.
+      recordingSpan()?.addEvent(`pay_form.${event.type}`, clean(attributesOf(event)));
     }
     safely(observer, event);
     if (event.type === 'error') safely(onError, event.error);

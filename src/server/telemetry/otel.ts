@@ -73,67 +73,101 @@ function meters(otel: Api): Instruments {
 
 export type MetricName = 'serviceDuration' | 'callbacks' | 'payouts' | 'openWaits' | 'waitDuration';
 
+/** Attribute values as pay-form records them. Its own type, so the declarations never name the API. */
+export type Recorded = Readonly<Record<string, string | number>>;
+
 /** Adds to a counter or records into a histogram; nothing without the API. */
-export function record(metric: MetricName, value: number, attributes: Attributes): void {
+export function record(metric: MetricName, value: number, attributes: Recorded): void {
   if (api === undefined) return;
   const instrument = meters(api)[metric];
-  if ('record' in instrument) instrument.record(value, clean(attributes));
-  else instrument.add(value, clean(attributes));
+  if ('record' in instrument) instrument.record(value, attributes);
+  else instrument.add(value, attributes);
 }
 
-function clean(attributes: Attributes): OtelApi.Attributes {
-  const out: OtelApi.Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+/** The attributes without their undefined values (the API's Attributes type). */
+export function clean(attributes: Attributes): Recorded {
+  const out: Record<string, string | number> = {};
+  for (const key in attributes) {
+    const value = attributes[key as keyof Attributes];
+    if (value !== undefined) out[key] = value;
+  }
   return out;
 }
 
-/** The span a step of pay-form's own is in; every method is a no-op without the API. */
+/** The span a step of pay-form's own is in; every method is a no-op without the API or when the span
+ *  is not recording (no SDK registered, or sampled out), so callers build nothing for it. */
 export interface Step {
+  /** False when nothing is recorded: callers skip building what they would set. */
+  readonly recording: boolean;
   set(attributes: Attributes): void;
   event(name: string, attributes?: Attributes): void;
   /** Marks the span failed with error.type; the span's status message is the type, never the error's text. */
   fail(type: string): void;
 }
 
-const NO_STEP: Step = { set: () => undefined, event: () => undefined, fail: () => undefined };
+const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
 
-function stepOf(span: Span, otel: Api): Step {
-  return {
-    set: (attributes) => span.setAttributes(clean(attributes)),
-    event: (name, attributes = {}) => span.addEvent(name, clean(attributes)),
-    fail: (type) => {
-      span.setAttribute('error.type', type);
-      span.setStatus({ code: otel.SpanStatusCode.ERROR, message: type });
-    },
-  };
+/** A recording span as a Step: one object per span, no closures. */
+class SpanStep implements Step {
+  readonly recording = true;
+  constructor(
+    readonly span: Span,
+    private readonly otel: Api,
+  ) {}
+  set(attributes: Attributes): void {
+    this.span.setAttributes(clean(attributes));
+  }
+  event(name: string, attributes?: Attributes): void {
+    this.span.addEvent(name, attributes === undefined ? undefined : clean(attributes));
+  }
+  fail(type: string): void {
+    this.span.setAttribute('error.type', type);
+    this.span.setStatus({ code: this.otel.SpanStatusCode.ERROR, message: type });
+  }
 }
 
 export type SpanKindName = 'internal' | 'client';
 
-/**
- * Runs `fn` in a new span, child of the active one (the framework's request span, or the handler's
- * own span for its steps); a throw marks the span with error.type and is thrown on.
- */
-export async function traced<T>(name: string, attributes: Attributes, fn: (step: Step) => Promise<T> | T, kind: SpanKindName = 'internal'): Promise<T> {
-  const otel = api;
-  if (otel === undefined) return fn(NO_STEP);
-  const options = { kind: kind === 'client' ? otel.SpanKind.CLIENT : otel.SpanKind.INTERNAL, attributes: clean(attributes) };
-  return otel.trace.getTracer(NAME).startActiveSpan(name, options, async (span) => {
-    const step = stepOf(span, otel);
-    try {
-      return await fn(step);
-    } catch (error) {
-      step.fail(errorType(error));
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+/** The tracer, kept while the registered provider is the same one (tests and apps may register another). */
+let tracer: { provider: unknown; tracer: OtelApi.Tracer } | undefined;
+/** undefined while no SDK is registered: the API's proxy provider has no delegate yet, and every span
+ *  would be a non-recording one, so none is asked for. */
+function tracerOf(otel: Api): OtelApi.Tracer | undefined {
+  const provider = otel.trace.getTracerProvider();
+  if (tracer?.provider === provider) return tracer.tracer;
+  if (provider instanceof otel.ProxyTracerProvider && provider.getDelegateTracer(NAME) === undefined) return undefined;
+  tracer = { provider, tracer: provider.getTracer(NAME) };
+  return tracer.tracer;
 }
 
-/** An event on the active span (pay-form's own, or the framework's when called outside one). */
-export function activeEvent(name: string, attributes: Attributes = {}): void {
-  api?.trace.getActiveSpan()?.addEvent(name, clean(attributes));
+/**
+ * Runs `fn` in a new span, child of the active one (the framework's request span, or the handler's
+ * own span for its steps); a throw marks the span with error.type and is thrown on. `attributes` is a
+ * function, called only when the span records. A span that does not record (no SDK) is not made the
+ * active one: `fn` runs as a plain call.
+ */
+export async function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind: SpanKindName = 'internal'): Promise<T> {
+  const otel = api;
+  const spans = otel === undefined ? undefined : tracerOf(otel);
+  if (otel === undefined || spans === undefined) return fn(NO_STEP);
+  const span = spans.startSpan(name, kind === 'client' ? { kind: otel.SpanKind.CLIENT } : undefined);
+  if (!span.isRecording()) return fn(NO_STEP);
+  const step = new SpanStep(span, otel);
+  if (attributes !== undefined) step.set(attributes());
+  try {
+    return await otel.context.with(otel.trace.setSpan(otel.context.active(), span), fn, undefined, step);
+  } catch (error) {
+    step.fail(errorType(error));
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** The active span when it records (pay-form's own, or the framework's when called outside one). */
+export function recordingSpan(): { addEvent(name: string, attributes: Recorded): unknown } | undefined {
+  const span = api?.trace.getActiveSpan();
+  return span?.isRecording() ? span : undefined;
 }
 
 /**
@@ -143,9 +177,11 @@ export function activeEvent(name: string, attributes: Attributes = {}): void {
  */
 export function instrumented<I, R>(name: string, logic: (input: I, step: Step) => Promise<R>): (input: I) => Promise<R> {
   void loadTelemetry();
-  return async (input) => {
+  const run = (input: I): Promise<R> =>
+    // Without an SDK, the logic itself: no wrapper, no closure, no await more than the code before telemetry.
+    api === undefined || tracerOf(api) === undefined ? logic(input, NO_STEP) : traced(name, undefined, (step) => logic(input, step));
+  return (input) => {
     const ready = telemetryReady();
-    if (ready !== undefined) await ready;
-    return traced(name, {}, (step) => logic(input, step));
+    return ready === undefined ? run(input) : ready.then(() => run(input));
   };
 }

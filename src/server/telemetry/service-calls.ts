@@ -3,7 +3,7 @@
 // http.response.status_code, error.type), and how a createPayout ended, for the payouts counter.
 import type { Operation } from '../../service/paths.js';
 import { errorType, type Attributes, type PayoutOutcomeName } from './attributes.js';
-import { record, telemetryOn, traced } from './otel.js';
+import { clean, record, telemetryOn, traced } from './otel.js';
 
 /** What one attempt came to: the HTTP status when the service answered, else why there was none. */
 export interface AttemptFacts {
@@ -34,7 +34,7 @@ export async function serviceAttempt<T>(
   const { 'url.template': path, ...address } = serviceUrl(url);
   const common: Attributes = { 'http.request.method': 'POST', ...address, 'pay_form.operation': operation };
   const started = performance.now();
-  const attributes = { ...common, 'url.template': path, ...(resend > 0 ? { 'http.request.resend_count': resend } : {}) };
+  const attributes = () => ({ ...common, 'url.template': path, ...(resend > 0 ? { 'http.request.resend_count': resend } : {}) });
   return traced(`POST ${path}`, attributes, async (span) => {
     let outcome: AttemptFacts;
     try {
@@ -50,7 +50,7 @@ export async function serviceAttempt<T>(
       const result: Attributes = { 'http.response.status_code': outcome!.status, 'error.type': type };
       span.set(result);
       if (type !== undefined) span.fail(type);
-      record('serviceDuration', (performance.now() - started) / 1000, { ...common, ...result });
+      record('serviceDuration', (performance.now() - started) / 1000, clean({ ...common, ...result }));
     }
   }, 'client');
 }

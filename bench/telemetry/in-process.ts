@@ -1,0 +1,105 @@
+// bench/telemetry/in-process.ts: the callback handler's CPU per delivery with telemetry and without,
+// in ONE process, so that load from elsewhere on a shared machine falls on every build alike.
+//   node --import tsx bench/telemetry/in-process.ts [rounds batch] [sdk]   (default 20 500)
+// Builds as in run.ts (`no telemetry`: main before telemetry was merged; `today`; with
+// PAY_FORM_BENCH_COMPARE=<ref> that ref too), each bundled by esbuild, their Fetch callback handlers on
+// a MemoryCallbackStore called directly (no HTTP). Each round calls every handler `batch` times, in an
+// order rotated by one; CPU per call is process.cpuUsage over the batch. With `sdk`, the SDK of
+// bench/telemetry/sdk.ts is registered first and every call runs in a SERVER span, as an app's HTTP
+// instrumentation runs it: its context manager is then active for every build alike, and the ratio is
+// what pay-form adds to a traced app.
+import { execSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { canonicalJson } from '../../src/service/signature.js';
+import { machine, median, report, spread } from '../stats.js';
+
+const args = process.argv.slice(2);
+const withSdk = args.includes('sdk');
+const [rounds = 20, batch = 500] = args.filter((a) => a !== 'sdk').map(Number);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WORK = `${ROOT}node_modules/.cache/bench-telemetry-in-process`;
+const git = (a: string) => execSync(`git ${a}`, { cwd: ROOT, encoding: 'utf8' }).trim();
+
+async function bundle(src: string, name: string): Promise<string> {
+  const out = `${WORK}/${name}.mjs`;
+  await build({ entryPoints: [`${src}/server/index.ts`], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['@opentelemetry/api', 'redis', 'ioredis'], logLevel: 'error' });
+  return `file://${out}`;
+}
+async function bundleAt(commit: string, name: string): Promise<string> {
+  await mkdir(`${WORK}/${name}`, { recursive: true });
+  execSync(`git archive ${commit} src | tar -x -C ${WORK}/${name}`, { cwd: ROOT });
+  return bundle(`${WORK}/${name}/src`, name);
+}
+
+await rm(WORK, { recursive: true, force: true });
+await mkdir(WORK, { recursive: true });
+const merged = git('log --first-parent --diff-filter=A --format=%H HEAD -- src/server/telemetry/otel.ts').split('\n').at(-1)!;
+const COMPARE = process.env['PAY_FORM_BENCH_COMPARE'];
+const builds: Array<[string, string]> = [
+  ['no telemetry', await bundleAt(`${merged}^1`, 'untraced')],
+  ...(COMPARE === undefined ? [] : [[`@ ${COMPARE}`, await bundleAt(COMPARE, 'compare')] as [string, string]]),
+  ['today', await bundle(`${ROOT}src`, 'today')],
+];
+
+let wrap = (f: () => Promise<Response>) => f();
+if (withSdk) {
+  process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] ??= 'http://127.0.0.1:9'; // nothing listens: exports fail, as cheaply for every build
+  await import('./sdk.js');
+  const { trace, SpanKind } = await import('@opentelemetry/api');
+  const tracer = trace.getTracer('bench-http');
+  wrap = (f) => tracer.startActiveSpan('POST /callback', { kind: SpanKind.SERVER }, async (span) => {
+    try {
+      return await f();
+    } finally {
+      span.end();
+    }
+  });
+}
+
+const SECRET = 'bench-secret';
+let n = 0;
+function delivery(): Request {
+  const i = n++;
+  const payload = { invoice_id: `inv-${i}`, request_id: `order-${i}`, status: 'success', amount: 1500, currency: 'USD' };
+  const body = JSON.stringify({ ...payload, signature: createHmac('sha256', SECRET).update(canonicalJson(payload), 'utf8').digest('hex') });
+  return new Request('http://shop/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+}
+
+type Handler = (request: Request) => Promise<Response>;
+const handlers: Array<[string, Handler]> = [];
+for (const [name, url] of builds) {
+  const server = (await import(url)) as typeof import('../../src/server/index.js');
+  const store = new server.MemoryCallbackStore({ maxEntries: 2000 });
+  handlers.push([name, server.createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined })]);
+}
+
+async function run(handler: Handler, times: number): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < times; i++) {
+    const answer = await wrap(() => handler(delivery()));
+    if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
+  }
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / times;
+}
+
+for (const [, handler] of handlers) await run(handler, batch * 2); // warm-up: JIT
+const cpu = new Map<string, number[]>(handlers.map(([name]) => [name, []]));
+for (let round = 0; round < rounds; round++) {
+  const order = [...handlers.slice(round % handlers.length), ...handlers.slice(0, round % handlers.length)];
+  for (const [name, handler] of order) cpu.get(name)!.push(await run(handler, batch));
+}
+const ratio = (name: string) => cpu.get(name)!.map((x, i) => x / cpu.get('no telemetry')![i]!);
+await report([
+  `bench/telemetry/in-process.ts${withSdk ? ' sdk' : ''}, ${machine()}.`,
+  `${rounds} rounds of ${batch} deliveries per build in rotated order, one process; ${withSdk ? 'SDK registered (batch processor, OTLP/HTTP) and each call in a SERVER span' : 'no SDK registered (@opentelemetry/api installed)'}. No telemetry: ${git(`rev-parse --short ${merged}^1`)}; today: ${git('rev-parse --short HEAD')}${git('status --porcelain src') === '' ? '' : ' with uncommitted changes'}.`,
+  '',
+  '| callback handler (memory store), build | CPU µs / delivery | ÷ no telemetry (per round) |',
+  '|---|---:|---:|',
+  ...handlers.map(([name]) => `| ${name} | ${spread(cpu.get(name)!, 1)} | ${name === 'no telemetry' ? '1' : `${spread(ratio(name), 3)}`} |`),
+].join('\n'));
+console.error(`median ratios: ${handlers.map(([name]) => `${name} ${median(ratio(name)).toFixed(3)}`).join(', ')}`);
+process.exit(0);
