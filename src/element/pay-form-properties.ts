@@ -3,11 +3,11 @@
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token-controller.js';
-import { DEFAULT_TEXTS, type PayFormTexts } from './texts.js';
+import { ELEMENT_TEXTS, type PayFormTexts } from './texts.js';
 import { DEFAULT_SETTLE_TIMEOUT, MAX_TIMER_MS } from './settle-controller.js';
 
 export const DEFAULT_LOAD_TIMEOUT = 15000;
-export const DEFAULT_FRAME_TITLE = DEFAULT_TEXTS.title;
+export const DEFAULT_FRAME_TITLE = ELEMENT_TEXTS.title;
 export { DEFAULT_SETTLE_TIMEOUT };
 
 /** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
