@@ -40,6 +40,12 @@ const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor |
   fetchToken: [],
 };
 
+/** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
+export const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
+export const TOKEN_SOURCES = INPUTS.slice(4);
+/** Properties whose change means another order's status, with `await-settled`: it is asked for again. */
+export const SETTLE_INPUTS = ['statusUrl', 'orderRef', 'awaitSettled'] as const;
+
 /** `baseUrl` to `base-url`; custom-elements-manifest.config.mjs derives each attribute's property back. */
 const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
