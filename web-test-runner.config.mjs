@@ -2,7 +2,8 @@
 // Playwright, Firefox ESR through puppeteer-core over WebDriver BiDi, WebKitGTK through WebKitWebDriver.
 // TypeScript through esbuild, and a second loopback origin (127.0.0.1, while the test page is on
 // localhost) that plays the payment service, so message and navigation checks cross a real origin
-// boundary. One engine at a time, one test file at a time: the tests time real loads.
+// boundary. The framework entries' tests get the real React, Vue and Svelte, built at test time
+// (test/support/browsers/frameworks.mjs). One engine at a time, one test file at a time: the tests time real loads.
 import { chromeLauncher } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -12,6 +13,7 @@ import { startWebKitDriver, webDriverLauncher, WebDriverSession } from './test/s
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
 import { distMiddleware, ssrPlugin } from './test/support/apps/ssr-render.mjs';
 import { heapPlugin } from './test/support/browsers/heap.mjs';
+import { frameworksPlugin } from './test/support/browsers/frameworks.mjs';
 
 const launchers = {
   chromium: () => playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() }),
@@ -44,6 +46,6 @@ export default {
   testsFinishTimeout: 240000,
   testFramework: { config: { timeout: 20000 } },
   middleware: [distMiddleware()],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin(), heapPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serviceOriginPlugin(), ssrPlugin(), heapPlugin(), frameworksPlugin()],
   browsers: selectedEngines().map((engine) => launchers[engine]()),
 };

@@ -49,19 +49,30 @@ async function cycles(display: string, n: number): Promise<void> {
   container.remove();
 }
 
-/** The test (its suite gives it time: `this.timeout(200000)`): a warm-up, the baseline, `n` cycles, and the counts and heap compared. */
-export function leakTest(display: 'inline' | 'modal' | 'popup', n: number): void {
-  it(`${n} connect/disconnect cycles (${display}) leave nothing behind`, async () => {
-    await cycles(display, 20);
+/** A batch of `n` mounts, each removed again; its keys differ from every other batch's. */
+export type Mounts = (n: number) => Promise<unknown>;
+
+/**
+ * The test (its suite gives it time: `this.timeout(200000)`): a warm-up of 20 mounts, the baseline, `n`
+ * mounts, and the counts and heap compared. `label` names the run in the logged heap figures.
+ */
+export function budgetTest(title: string, label: string, mounts: Mounts, n: number): void {
+  it(title, async () => {
+    await mounts(20);
     const baseline = await quietCounts(counts());
     const before = await heapUsed();
-    await cycles(display, n);
+    await mounts(n);
     const after = await quietCounts(baseline);
     expect(after).to.deep.equal(baseline);
     const heap = await heapUsed();
     if (before !== null && heap !== null) {
-      console.log(`heap ${display}: ${before} -> ${heap} B (${heap - before} B)`);
+      console.log(`heap ${label}: ${before} -> ${heap} B (${heap - before} B)`);
       expect(heap - before, 'heap growth after a forced GC').to.be.at.most(MIB);
     }
   });
+}
+
+/** `n` connect/disconnect cycles of the element itself in one display. */
+export function leakTest(display: 'inline' | 'modal' | 'popup', n: number): void {
+  budgetTest(`${n} connect/disconnect cycles (${display}) leave nothing behind`, display, (k) => cycles(display, k), n);
 }

@@ -6,52 +6,25 @@
 // ends in order-paid and no token request reaches the service. (test/support/servers/callback-worker.ts)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startWorker, type Worker } from '../support/servers/callback-workers.js';
-import { startRedis, type RedisServer } from '../support/redis/redis.js';
-import { builtSandbox, SANDBOX_MERCHANT } from '../support/apps/recipes.js';
-import { launchBrowser, watchPage } from './harness.js';
+import { watchPage } from './harness.js';
+import { eventsOf as events, recordEvents, startTwoBackends, waitForEvents as waitFor, type TwoBackends } from './two-backends.js';
 
-type Seen = Array<{ type: string; detail: Record<string, unknown> }>;
-
-let redis: RedisServer;
-let sandbox: Awaited<ReturnType<Awaited<ReturnType<typeof builtSandbox>>['startSandbox']>>;
-let a: Worker;
-let b: Worker;
-let browser: Browser;
+let shop: TwoBackends;
 
 before(async () => {
-  redis = await startRedis();
-  const shared = { REDIS_URL: redis.url, PREFIX: 'attempts:', SECRET: SANDBOX_MERCHANT.secret };
-  a = await startWorker({ ...shared, SLOW_MS: '2000' });
-  sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT, callbackUrl: `${a.url}/callback` });
-  b = await startWorker({ ...shared, SERVICE_URL: sandbox.url, MERCHANT_ID: SANDBOX_MERCHANT.merchantId });
-  browser = await launchBrowser();
+  shop = await startTwoBackends('attempts:', { SLOW_MS: '2000' });
 });
 after(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  await Promise.all([a?.kill(), b?.kill()]);
-  await redis?.stop();
+  await shop?.close();
 });
 
-/** Every pay-form event of the page, in order. */
-const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: Seen }).seen);
-const events = async (page: Page, type: string) => (await seen(page)).filter((e) => e.type === type);
-const waitFor = (page: Page, type: string, count: number) =>
-  page.waitForFunction(([t, n]) => (window as unknown as { seen: Seen }).seen.filter((e) => e.type === t).length >= n, [type, count] as const, { timeout: 30_000 });
-const tokenRequests = () => sandbox.requests().filter((r) => r.path === '/api/jsapi/obtain_token/').length;
+const tokenRequests = () => shop.sandbox.requests().filter((r) => r.path === '/api/jsapi/obtain_token/').length;
 
 test('decline, then pay at once while the decline is still being recorded (onStatus 2 s on another process): settled success with the new invoice; the paid order then gets order-paid', async () => {
-  const page = await browser.newPage();
+  const { a, b, sandbox } = shop;
+  const page = await shop.browser.newPage();
   const problems = watchPage(page);
-  await page.addInitScript(() => {
-    const log: Seen = [];
-    (window as unknown as { seen: Seen }).seen = log;
-    for (const type of ['pay-form-ready', 'pay-form-settled', 'pay-form-error']) {
-      document.addEventListener(type, (event) => log.push({ type, detail: (event as CustomEvent<Record<string, unknown>>).detail }));
-    }
-  });
+  await recordEvents(page);
   try {
     await page.goto(`${b.url}/checkout?order=ORDER-104`);
     const form = page.frameLocator('pay-form iframe');

@@ -5,44 +5,24 @@
 // the key a second time, onStatus hears one success, and a third tab gets order-paid.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startWorker, type Worker } from '../support/servers/callback-workers.js';
-import { startRedis, type RedisServer } from '../support/redis/redis.js';
-import { builtSandbox, freePort, SANDBOX_MERCHANT } from '../support/apps/recipes.js';
-import { launchBrowser } from './harness.js';
+import type { Page } from 'playwright-core';
+import { eventsOf as seen, recordEvents, startTwoBackends, waitForEvents as waitFor, type TwoBackends } from './two-backends.js';
 
-type Seen = Array<{ type: string; detail: Record<string, unknown> }>;
-
-let redis: RedisServer;
-let sandbox: Awaited<ReturnType<Awaited<ReturnType<typeof builtSandbox>>['startSandbox']>>;
-let a: Worker;
-let b: Worker;
-let browser: Browser;
+let shop: TwoBackends;
 
 before(async () => {
-  redis = await startRedis();
-  const shared = { REDIS_URL: redis.url, PREFIX: 'one-payment:', SECRET: SANDBOX_MERCHANT.secret };
-  // A takes the sandbox's callbacks and serves tokens too: its port is chosen before the sandbox starts.
-  const port = await freePort();
-  sandbox = await (await builtSandbox()).startSandbox({ port: 0, ...SANDBOX_MERCHANT, callbackUrl: `http://127.0.0.1:${port}/callback` });
-  const service = { ...shared, SERVICE_URL: sandbox.url, MERCHANT_ID: SANDBOX_MERCHANT.merchantId };
-  a = await startWorker({ ...service, PORT: String(port) });
-  b = await startWorker(service);
-  browser = await launchBrowser();
+  shop = await startTwoBackends('one-payment:');
 });
 after(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  await Promise.all([a?.kill(), b?.kill()]);
-  await redis?.stop();
+  await shop?.close();
 });
 
 /** The invoices the sandbox made for the order: one per obtain_token. */
-const invoicesOf = (order: string) => sandbox.invoices().filter((i) => i.request_id.startsWith(`${order}~`));
+const invoicesOf = (order: string) => shop.sandbox.invoices().filter((i) => i.request_id.startsWith(`${order}~`));
 
 test('20 token requests at once for one order over both backends: one obtain_token, one key in all 20 answers', async () => {
   const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
-    const response = await fetch(`${(i % 2 ? a : b).url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order_ref":"ORDER-201"}' });
+    const response = await fetch(`${(i % 2 ? shop.a : shop.b).url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order_ref":"ORDER-201"}' });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }));
   assert.deepEqual(answers.map((x) => x.status), Array(20).fill(200));
@@ -52,20 +32,11 @@ test('20 token requests at once for one order over both backends: one obtain_tok
 });
 
 async function tab(order: string): Promise<Page> {
-  const page = await browser.newPage();
-  await page.addInitScript(() => {
-    const log: Seen = [];
-    (window as unknown as { seen: Seen }).seen = log;
-    for (const type of ['pay-form-ready', 'pay-form-settled', 'pay-form-error']) {
-      document.addEventListener(type, (event) => log.push({ type, detail: (event as CustomEvent<Record<string, unknown>>).detail }));
-    }
-  });
-  await page.goto(`${b.url}/checkout?order=${order}`);
+  const page = await shop.browser.newPage();
+  await recordEvents(page);
+  await page.goto(`${shop.b.url}/checkout?order=${order}`);
   return page;
 }
-const seen = async (page: Page, type: string) => (await page.evaluate(() => (window as unknown as { seen: Seen }).seen)).filter((e) => e.type === type);
-const waitFor = (page: Page, type: string) =>
-  page.waitForFunction((t) => (window as unknown as { seen: Seen }).seen.some((e) => e.type === t), type, { timeout: 30_000 });
 
 test('two tabs on one order: the same form; paying in one pays once, the other settles success with that invoice; a third tab: order-paid', async () => {
   const [one, two] = [await tab('ORDER-202'), await tab('ORDER-202')];
@@ -83,9 +54,9 @@ test('two tabs on one order: the same form; paying in one pays once, the other s
     }
     // The first tab's form is the paid invoice's: the service refuses to take it again.
     await one.frameLocator('pay-form iframe').getByRole('button', { name: 'Pay', exact: true }).click({ timeout: 2000 }).catch(() => undefined);
-    await sandbox.callbacksIdle();
+    await shop.sandbox.callbacksIdle();
     assert.equal(invoicesOf('ORDER-202').filter((i) => i.status === 'success').length, 1, 'still one paid invoice');
-    const calls = [...(await a.calls()), ...(await b.calls())].filter((c) => c.includes(invoices[0]!.invoice_id));
+    const calls = [...(await shop.a.calls()), ...(await shop.b.calls())].filter((c) => c.includes(invoices[0]!.invoice_id));
     assert.deepEqual(calls, [JSON.stringify([invoices[0]!.invoice_id, 'success'])], 'onStatus heard one success');
     const three = await tab('ORDER-202');
     try {

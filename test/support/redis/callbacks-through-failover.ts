@@ -4,9 +4,10 @@
 // the service delivers (the same body again after a 5xx, until a 2xx); and for each order a page's
 // status request, asked as the element asks status-url (again after a 204, after a 5xx or a failed
 // connection once the Retry-After has passed), so every pay-form-settled the pages would fire is
-// counted. The deliveries start over 10 s, as callbacks come in over time; once a third of them have
-// ended, `failover` runs. Each order's attempt is started first, as its token request would
-// (docs/service-contract.md, Attempts): a callback for no attempt never settles an order.
+// counted. The deliveries start over time, as callbacks come in; once a third of them have ended,
+// `failover` runs, and a third start only after its promotion. Each order's attempt is started first,
+// as its token request would (docs/service-contract.md, Attempts): a callback for no attempt never
+// settles an order.
 import { callsOf, deliver, signedBody, startWorker, type Callback, type Worker } from '../servers/callback-workers.js';
 import { connectRedis, type RedisSpec } from './redis-clients.js';
 import { RedisCallbackStore } from '../../../src/server/index.js';
@@ -89,15 +90,26 @@ export async function callbacksThroughFailover<F>(
     const pages = orders.map((order) => settle(url, order, deadline, () => statusRetries++).then((answer) => [order, answer] as const));
 
     let delivered = 0;
-    const deliveries = shuffle([...bodies, ...bodies]).map(async (body) => {
-      // Spread over 10 s, so deliveries still arrive after a failover that takes several seconds to promote on a busy machine.
-      await sleep(Math.random() * 10_000);
+    let promoted!: () => void;
+    const promotion = new Promise<void>((resolve) => (promoted = resolve));
+    const all = shuffle([...bodies, ...bodies]);
+    // Two thirds start over 6 s; the last third waits for the new primary, then starts over 3 s: some
+    // deliveries always come after the promotion, however long a busy machine takes to fail over.
+    const deliveries = all.map(async (body, i) => {
+      if (i < (all.length * 2) / 3) await sleep(Math.random() * 6_000);
+      else await promotion.then(() => sleep(Math.random() * 3_000));
       // A failover can refuse deliveries for several seconds: the service keeps trying for much longer.
       return deliver(url, body, { pauseMs: 100, attempts: 600 }).finally(() => delivered++);
     });
     while (delivered < deliveries.length / 3) await sleep(5);
     const deliveredAt = { start: delivered, promoted: 0, end: 0 };
-    const done = await failover(() => (deliveredAt.promoted = delivered)).finally(() => (deliveredAt.end = delivered));
+    const done = await failover(() => {
+      deliveredAt.promoted = delivered;
+      promoted();
+    }).finally(() => {
+      deliveredAt.end = delivered;
+      promoted();
+    });
     const answers = await Promise.all(deliveries);
     return {
       answers,

@@ -115,7 +115,9 @@ export function topologySuite<T>(topology: Topology<T>): void {
         await assertFailedOver(run.failover);
         assert.ok(run.deliveredAt.promoted < run.answers.length, 'deliveries still ended after the new primary took over');
         assert.deepEqual(run.answers.filter((seen) => seen.at(-1) !== 200), [], 'every delivery ends in 200');
-        assert.deepEqual(run.answers.flat().filter((s) => s !== 200 && s !== 503), [], 'a delivery refused is a 503, nothing else');
+        // 0 is a delivery that got no answer at all (a kept-alive socket the server had just closed, on a
+        // starved machine): the service delivers again, as after a 503. Any other status is a fault.
+        assert.deepEqual(run.answers.flat().filter((s) => s !== 200 && s !== 503 && s !== 0), [], 'a delivery refused is a 503 or no answer, nothing else');
         assert.equal(run.calls.length, 500, 'exactly 500 onStatus calls');
         assert.equal(new Set(run.calls).size, 500);
         const unsettled = run.orders.filter((order) => run.settled.get(order) === undefined);

@@ -4,10 +4,10 @@
 // for 20 concurrent token requests, two tabs paying once, an old amount's key paid as an extra payment
 // reported once, a payout's callback on an order's reference paying nothing, an expired attempt
 // replaced, and a payment on an expired key reported as extra.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryCallbackStore, RedisCallbackStore, sign, type CallbackStore } from '../../../../src/server/index.js';
-import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
+import { redisPerFile } from '../../../support/redis/redis.js';
 import { pay, startShop, type Shop } from '../../../support/servers/attempt-shop.js';
 import { SECRET } from '../../../support/constants.js';
 
@@ -17,15 +17,7 @@ const OBTAIN = '/api/jsapi/obtain_token/';
 /** The obtain_token requests the sandbox answered. */
 const obtained = (shop: Shop) => shop.sandbox.requests().filter((r) => r.path === OBTAIN).length;
 
-let redis: RedisServer;
-const clients: Array<{ destroy(): void }> = [];
-before(async () => {
-  redis = await startRedis();
-});
-after(async () => {
-  for (const client of clients) client.destroy();
-  await redis.stop();
-});
+const redis = redisPerFile();
 
 let prefixes = 0;
 const kinds: Array<[string, () => Promise<[CallbackStore, CallbackStore]>]> = [
@@ -36,8 +28,7 @@ const kinds: Array<[string, () => Promise<[CallbackStore, CallbackStore]>]> = [
   ['two RedisCallbackStores on one redis-server', async () => {
     const prefix = `shop${++prefixes}:`;
     const server = async () => {
-      const client = await connectedClient(redis.url);
-      clients.push(client);
+      const client = await redis.client();
       return new RedisCallbackStore(client, { prefix });
     };
     return [await server(), await server()];

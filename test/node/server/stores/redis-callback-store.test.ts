@@ -1,28 +1,19 @@
 // RedisCallbackStore on a real redis-server: the claim and its lease, a release that touches only its
 // own claim, the outcomes recorded per order and attempt, every key of an order in one hash slot, and a
 // Redis that stops answering (SIGSTOP) failing within commandTimeoutMs so the callback handler answers 503.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { ConfigError, createCallbackHandler, RedisCallbackStore, sign } from '../../../../src/server/index.js';
-import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
+import { connectedClient, redisPerFile, startRedis } from '../../../support/redis/redis.js';
 import { SECRET } from '../../../support/servers/service.js';
 import { cb, record, startedAttempt, storeContract } from '../../../support/contracts/store-contract.js';
 import { attemptContract } from '../../../support/contracts/attempt-contract.js';
 
-let redis: RedisServer;
-const clients: Array<{ destroy(): void }> = [];
-before(async () => {
-  redis = await startRedis();
-});
-after(async () => {
-  for (const client of clients) client.destroy();
-  await redis.stop();
-});
+const redis = redisPerFile();
 
 async function store(options: ConstructorParameters<typeof RedisCallbackStore>[1] = {}): Promise<RedisCallbackStore> {
-  const client = await connectedClient(redis.url, { disableOfflineQueue: true });
-  clients.push(client);
+  const client = await redis.client({ disableOfflineQueue: true });
   return new RedisCallbackStore(client, options);
 }
 
@@ -34,8 +25,7 @@ describe('RedisCallbackStore', () => {
 
   test('every key of one order shares its hash tag, whatever the reference holds', async () => {
     const s = await store({ prefix: 't6:' });
-    const admin = await connectedClient(redis.url);
-    clients.push(admin);
+    const admin = await redis.client();
     const order = 'we{ird}:order';
     await record(s, cb('inv-6', 'success', order, await startedAttempt(s, order)));
     const keys = (await admin.sendCommand(['KEYS', 't6:*'])) as string[];
@@ -53,12 +43,12 @@ describe('RedisCallbackStore', () => {
     const handler = createCallbackHandler({ secret: SECRET, store: s, onStatusTimeoutMs: 400, onStatus: () => void calls++, onError: (e) => errors.push(e) });
     const payload = { invoice_id: 'inv-4', request_id: 'order-4', status: 'success' };
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...payload, signature: await sign(payload, SECRET) }) };
-    process.kill(redis.pid, 'SIGSTOP');
+    process.kill(redis.server.pid, 'SIGSTOP');
     let answer: Response;
     try {
       answer = await handler(new Request('http://merchant.test/callback', init));
     } finally {
-      process.kill(redis.pid, 'SIGCONT');
+      process.kill(redis.server.pid, 'SIGCONT');
     }
     assert.equal(answer.status, 503);
     assert.equal(calls, 0);
@@ -76,7 +66,7 @@ describe('RedisCallbackStore', () => {
 
   test('options are checked, and a non-client is refused', async () => {
     assert.throws(() => new RedisCallbackStore({} as never), /Invalid RedisCallbackStore options: client: must be a connected client of node-redis or ioredis/);
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: redis.server.url });
     assert.throws(() => new RedisCallbackStore(client, { leaseMs: 0 }), ConfigError);
     assert.throws(() => new RedisCallbackStore(client, { ttlMs: 1.5 }), ConfigError);
   });

@@ -76,10 +76,12 @@ describe('RedisCallbackStore across processes', () => {
 
     const unfinished = answers.filter((seen) => seen.at(-1) !== 200);
     assert.deepEqual(unfinished.map((seen) => [...new Set(seen)]), [], 'every delivery ends in 200');
-    assert.deepEqual(answers.flat().filter((s) => s !== 200 && s !== 503), [], 'a concurrent repeat is 503, nothing else fails');
+    // 0 is a delivery that got no answer (1,000 connections at once on a starved machine can time out
+    // connecting): the service delivers again, as after a 503. Any other status is a fault.
+    assert.deepEqual(answers.flat().filter((s) => s !== 200 && s !== 503 && s !== 0), [], 'a concurrent repeat is 503 or no answer, nothing else fails');
     const perServer = await Promise.all(servers.map((w) => w.calls()));
     const calls = perServer.flat();
-    console.log(`# onStatus calls per server: ${perServer.map((c) => c.length).join(', ')}; 503 answers: ${answers.flat().filter((s) => s === 503).length}`);
+    console.log(`# onStatus calls per server: ${perServer.map((c) => c.length).join(', ')}; 503 answers: ${answers.flat().filter((s) => s === 503).length}; no answer: ${answers.flat().filter((s) => s === 0).length}`);
     assert.equal(calls.length, 500);
     assert.equal(new Set(calls).size, 500);
     // The last status per order is recorded (success or fail, whichever completed last): none is missing.
