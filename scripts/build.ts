@@ -5,7 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import type { OutputChunk, OutputOptions } from 'rolldown';
-import { build, type InlineConfig } from 'vite';
+import { transform } from 'esbuild';
+import { minify as terserMinify } from 'terser';
+import { build, type InlineConfig, type Plugin } from 'vite';
 import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, POPUP_BUNDLE, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRIES, isExternal } from './entries.js';
 import * as languages from '../src/element/languages/index.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
@@ -55,6 +57,40 @@ export async function buildModules(): Promise<void> {
   });
 }
 
+/**
+ * The element's internal property names (controllers, their callbacks, the frame record, the checked
+ * URL's value), one letter each in the script-tag bundles: the minifier renames variables and #private
+ * fields, never properties. Only names no page, framework, other bundle or event detail can see: never the
+ * element's properties or methods, detail keys (url, origin, display, status, result, code, message), text
+ * keys (offline, close), the popup's interface (popup, open, show, close, win, texts), a Response's ok, Lit's
+ * controller hooks, or a name the code also reads from the DOM (ShadowRoot's host, window's opener in the
+ * return page's script). A name listed here must stay internal (test/browser/bundle.test.ts and the e2e
+ * tests run the bundles). The npm modules keep the names as written.
+ */
+const INTERNAL_PROPS = 'value frame stop failed settled iframe on shown request node lost timers running ready begin back answered watch clear ask reached'.split(' ');
+// Most used first (INTERNAL_PROPS is in that order), lower-case single letters, which gzip well beside the
+// minified variables; not l, o or t, which Lit's own minified properties use (on its own objects, but
+// sharing no name is the simpler rule).
+const SHORT_NAMES = 'eacbdfghijkmnpqrsuvwxyz';
+if (INTERNAL_PROPS.length > SHORT_NAMES.length) throw new Error('build: more internal property names than short names');
+const internalPropsCache = Object.fromEntries(INTERNAL_PROPS.map((name, i) => [name, SHORT_NAMES.charAt(i)]));
+const internalProps: Plugin = {
+  name: 'pay-form:internal-props',
+  enforce: 'post',
+  async transform(code, id) {
+    if (!id.includes('/src/')) return null;
+    const mangled = await transform(code, {
+      loader: 'js',
+      mangleProps: new RegExp(`^(${INTERNAL_PROPS.join('|')})$`),
+      mangleCache: { ...internalPropsCache },
+      target: 'esnext',
+      sourcemap: true,
+      sourcefile: id,
+    });
+    return { code: mangled.code, map: mangled.map };
+  },
+};
+
 /** The minified browser build of an element entry (`input`, under src/), as a page gets it (not lib
  *  mode: Vite keeps white space in lib-mode ES output, and these files are for pages, not bundlers). */
 function pageBuild(
@@ -67,6 +103,7 @@ function pageBuild(
     ...quiet,
     mode: 'production',
     resolve: { conditions: ['module', 'browser', 'production'] },
+    plugins: [internalProps],
     build: {
       outDir: 'dist',
       emptyOutDir: false,
@@ -78,6 +115,35 @@ function pageBuild(
       rolldownOptions: { input: src(input), preserveEntrySignatures: 'strict', onLog, ...rolldown },
     },
   };
+}
+
+/**
+ * A last pass of terser over a page build's minified output: its compressor and mangler, run three times,
+ * find about 80 B of each bundle's gzip that Rolldown's minifier leaves (docs/performance.md, Size).
+ * Legal comments (`/*!`) stay; ecma 2020 is the highest terser's types know (it parses the ES2022 classes
+ * all the same, and 2022 gave the same bytes). `module`: an ES module, whose top-level names are its own;
+ * a classic script's top-level names are the page's, and stay as they are. With `map` (a source map's
+ * JSON), the map is carried through, so bench/size/size-modules.ts still finds each byte's module.
+ */
+async function terse(code: string, module: boolean, map?: string): Promise<{ code: string; map?: SourceMapInput }> {
+  const result = await terserMinify(code, {
+    ecma: 2020,
+    module,
+    compress: { passes: 3 },
+    mangle: true,
+    format: { comments: /^!/ },
+    sourceMap: map ? { content: map } : false,
+  });
+  if (result.code === undefined) throw new Error('build: terser gave no code');
+  return { code: result.code, map: typeof result.map === 'string' ? (JSON.parse(result.map) as SourceMapInput) : undefined };
+}
+/** What bench/size/size-modules.ts reads of a source map. */
+type SourceMapInput = { sources: string[]; mappings: string };
+
+/** Runs terse() over a file written to dist/. */
+async function terseFile(file: string, module: boolean): Promise<void> {
+  const path = new URL(`dist/${file}`, root);
+  await writeFile(path, (await terse(await readFile(path, 'utf8'), module)).code);
 }
 
 /** The code chunks of a build that was not watching (one result, or one per output). */
@@ -97,6 +163,8 @@ export async function buildBundles(): Promise<void> {
       }),
     ),
   ];
+  await terseFile(BUNDLES.esm, true);
+  await terseFile(BUNDLES.iife, false);
   const moduleIds = [...new Set(results.flatMap((result) => chunksOf(result).flatMap((chunk) => chunk.moduleIds)))];
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
   await ownBundle('element/return-on-load', RETURN_BUNDLE);
@@ -121,6 +189,7 @@ export async function ownBundle(input: string, file: string): Promise<void> {
   const result = await build(pageBuild(input, true, { output }));
   const bundled = chunksOf(result).flatMap((chunk) => chunk.moduleIds).filter((id) => id.includes('node_modules'));
   if (bundled.length > 0) throw new Error(`build: ${file} must hold pay-form's code only, not ${bundled.join(', ')}`);
+  await terseFile(file, false);
 }
 
 /** The element's own code, minified like the bundle but with Lit left out: what pay-form adds to an app that already has Lit. */
@@ -132,7 +201,7 @@ export async function buildElementWithoutLit(): Promise<string> {
   const result = await build(elementOnlyConfig());
   const chunks = chunksOf(result);
   if (chunks.length !== 1 || chunks[0] === undefined) throw new Error(`build: expected one chunk without Lit, got ${chunks.length}`);
-  return chunks[0].code;
+  return (await terse(chunks[0].code, true)).code;
 }
 
 /** The ES module bundle as built, with its source map, in memory: bench/size/size-modules.ts attributes its bytes. */
@@ -140,7 +209,9 @@ export async function bundleWithMap(): Promise<{ code: string; map: { sources: s
   const result = await build(pageBuild(SCRIPT_TAG_ENTRIES.esm, false, { output: { format: 'es' } }, true));
   const [chunk] = chunksOf(result);
   if (chunk?.map == null) throw new Error('build: no bundle with a source map');
-  return { code: chunk.code, map: { sources: chunk.map.sources, mappings: chunk.map.mappings } };
+  const { code, map } = await terse(chunk.code, true, chunk.map.toString());
+  if (map === undefined) throw new Error('build: terser gave no source map');
+  return { code, map };
 }
 
 function declarations(): void {

@@ -3,11 +3,11 @@
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
 import type { PayFormDisplay } from './events.js';
 import type { FetchToken } from './token-controller.js';
-import { DEFAULT_TEXTS, type PayFormTexts } from './texts.js';
+import { ELEMENT_TEXTS, type PayFormTexts } from './texts.js';
 import { DEFAULT_SETTLE_TIMEOUT, MAX_TIMER_MS } from './settle-controller.js';
 
 export const DEFAULT_LOAD_TIMEOUT = 15000;
-export const DEFAULT_FRAME_TITLE = DEFAULT_TEXTS.title;
+export const DEFAULT_FRAME_TITLE = ELEMENT_TEXTS.title;
 export { DEFAULT_SETTLE_TIMEOUT };
 
 /** A time limit from its attribute: the value when it is a finite number of at least 0, else the default. */
@@ -39,6 +39,12 @@ const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor |
   language: [String],
   fetchToken: [],
 };
+
+/** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
+export const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
+export const TOKEN_SOURCES = INPUTS.slice(4);
+/** Properties whose change means another order's status, with `await-settled`: it is asked for again. */
+export const SETTLE_INPUTS = ['statusUrl', 'orderRef', 'awaitSettled'] as const;
 
 /** `baseUrl` to `base-url`; custom-elements-manifest.config.mjs derives each attribute's property back. */
 const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);

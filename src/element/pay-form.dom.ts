@@ -1,6 +1,7 @@
 // The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
 // never taken for the new), the modal dialog around it, and the live regions that say what happens.
 // Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
+import type { Frame } from './frame-watch-controller.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -33,7 +34,7 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
  * that opening it reads out "loading". `dismiss` runs for the close button and for the dialog's close
  * (Escape, or the browser closing it).
  */
-export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
+function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
   // aria-label names the button (nameModal, at each update); the glyph is only what the eye sees.
   const button = element('button', { part: 'close-button', type: 'button' }, '×');
   button.onclick = dismiss;
@@ -43,13 +44,47 @@ export function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dism
   return dialog;
 }
 
-/** Names the modal and its close button, each [name, language]: a screen reader reads a name in its language's voice. */
-export function nameModal(dialog: HTMLElement, name: [string, string], close: [string, string]): void {
-  named(dialog, name);
-  named(dialog.querySelector('button')!, close);
-}
-
 const named = (node: Element, [name, lang]: [string, string]) => setAttributes(node, { 'aria-label': name, lang });
+
+/**
+ * Puts `frame` in the shadow root `root` (new nodes for a new frame, the last one's removed) and names it
+ * at each update: `name` and the close button's `close` are each [name, language], so a screen reader reads
+ * a name in its language's voice; `sandbox` is the iframe's. `dismiss` is the modal's (createModal). Returns
+ * the frame now in the root.
+ */
+export function showFrame(
+  root: ParentNode,
+  status: HTMLElement,
+  shown: Frame | null | undefined,
+  frame: Frame | null | undefined,
+  name: [string, string],
+  close: [string, string],
+  sandbox: string | null,
+  dismiss: () => void,
+): Frame | null | undefined {
+  const isNew = shown !== frame;
+  if (isNew) {
+    shown?.node!.remove();
+    // Back from the modal's bar to the top of the shadow root.
+    if (status.parentNode !== root) root.prepend(status);
+    if ((shown = frame)) frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, dismiss);
+  }
+  if (!shown) return shown;
+  const { iframe, node } = shown as Frame & { node: HTMLElement };
+  // Set before the iframe is inserted, so before it starts loading; again at each update, for a language's words that came since.
+  setAttributes(iframe, { title: name[0], lang: name[1], sandbox });
+  if (node !== iframe) {
+    named(node, name);
+    named(node.querySelector('button')!, close);
+  }
+  if (isNew) {
+    root.append(node);
+    // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
+    // focus steps), so the form is always closed through dialog.close() before it is removed.
+    if (node !== iframe && node.isConnected) (node as HTMLDialogElement).showModal();
+  }
+  return shown;
+}
 
 /** Puts `text` in a live region as text (never markup), marked as in `lang`, so a screen reader reads it in that language's voice.
  *  Only a change is written: whatever is written into a live region is read out again. */

@@ -1,25 +1,21 @@
 // The <pay-form> element; pay-form-define.ts registers it, so `pay-form/element` can export the class alone.
 import type { PropertyValues } from '@lit/reactive-element';
-import { PAY_FORM_CLOSE, PAY_FORM_ERROR, PAY_FORM_OPEN, PAY_FORM_READY, PAY_FORM_REDIRECT, PAY_FORM_SETTLED } from './events.js';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { baseFor, checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { FocusReturnController } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { languageOf, textOf } from './language.js';
-import { isResultStatus } from './result.js';
+import { isResultStatus, type ResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
-import { createModal, element, nameModal, say, setAttributes } from './pay-form.dom.js';
+import { element, say, showFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import type { PopupDisplay, PopupReport } from './popup-controller.js';
-import type { ResultStatus } from './result.js';
-import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, PayFormProperties, timeLimit } from './pay-form-properties.js';
+import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, INPUTS, PayFormProperties, SETTLE_INPUTS, TOKEN_SOURCES, timeLimit } from './pay-form-properties.js';
 import { ELEMENT_TEXTS, type PayFormTextKey } from './texts.js';
 
-/** Properties whose change means "a different form": the element decides again what to show. A change of either of the last two drops the token asked for. */
-const INPUTS = ['baseUrl', 'key', 'redirectUrl', 'display', 'tokenUrl', 'fetchToken'] as const;
-const TOKEN_SOURCES = INPUTS.slice(4);
-const SETTLE_INPUTS = ['statusUrl', 'orderRef', 'awaitSettled'] as const;
+/** An event's name without its `pay-form-` prefix. */
+type EventSuffix<K = PayFormEventName> = K extends `pay-form-${infer N}` ? N : never;
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
@@ -62,18 +58,15 @@ export class PayForm extends PayFormProperties {
   readonly #focus = new FocusReturnController(this);
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
-    failed: (message) => this.#fail({ code: 'token-request-failed', message }),
+    failed: (message) => this.#fail('token-request-failed', message),
   });
   readonly #watch = new FrameWatchController(this, {
     result: (status) => this.#result(status),
     // Always before a result: a result means the form was shown.
-    ready: (frame) => {
-      this.#setState('open');
-      this.#emit(PAY_FORM_READY, { url: frame.url });
-    },
+    ready: (frame) => (this.#setState('open'), this.#emit('ready', { url: frame.url })),
     failed: (frame, code, message) => {
       this.#removeFrame();
-      this.#fail({ code, message });
+      this.#fail(code, message);
       // A blocked frame would be blocked again; a slow or unreachable one may still open as a page.
       if (code !== 'csp-blocked' && this.redirectOnTimeout) this.#navigate(frame.url);
     },
@@ -85,9 +78,9 @@ export class PayForm extends PayFormProperties {
       // form reached its own success (in another tab, on the same attempt), the form goes: no Pay button is left.
       if (detail.status === 'success' && this.#state !== 'success') this.#removeFrame();
       if (isResultStatus(detail.status)) this.#setState(detail.status);
-      this.#emit(PAY_FORM_SETTLED, detail);
+      this.#emit('settled', detail);
     },
-    failed: (code, message) => this.#fail({ code, message }, true),
+    failed: (code, message) => this.#fail(code, message, true),
   });
 
   /** The popup display, set by its module (popup.ts, which `pay-form` and the framework entries load;
@@ -127,7 +120,7 @@ export class PayForm extends PayFormProperties {
   open(): void {
     if (!this.isConnected) return;
     // Inside the shopper's click, before anything is awaited: a window opened later is blocked.
-    if (this.display === 'popup' && !this.#popup()?.open()) return this.#fail({ code: 'popup-blocked', message: 'the browser blocked the payment window' });
+    if (this.display === 'popup' && !this.#popup()?.open()) return this.#fail('popup-blocked', 'the browser blocked the payment window');
     if (this.key == null && this.redirectUrl == null) this.#token.stop();
     // A new attempt: the last one's verified status is no longer awaited.
     this.#settle.stop();
@@ -156,42 +149,21 @@ export class PayForm extends PayFormProperties {
     this.#needsRun = false;
   }
 
-  /** Puts the current frame in the shadow root (new nodes for a new frame) with the current title and sandbox; says the state and the error. */
+  /** Says the state and the error; puts the current frame in the shadow root (pay-form.dom.ts) with the current title and sandbox. */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
-    const root = this.renderRoot;
     const frame = this.#watch.frame;
     const status = this.#status;
     const lang = languageOf(this);
     const text = (key: PayFormTextKey) => textOf(this, key, lang, { ...ELEMENT_TEXTS, ...this.#window?.texts });
-    let shown = this.#shown;
-    const isNew = shown !== frame;
-    if (isNew) {
-      shown?.node!.remove();
-      // Back from the modal's bar to the top of the shadow root.
-      if (status.parentNode !== root) root.prepend(status);
-      if ((shown = this.#shown = frame)) {
-        // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
-        const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-        frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, dismiss);
-      }
-    }
     const said = this.#settle.offline && this.#settle.running ? 'offline' : this.#window?.win ? 'popup' : this.#state;
     say(status, said in ELEMENT_TEXTS || said === 'popup' ? text(said as PayFormTextKey) : ['']);
     say(this.#alert, this.#error ? text(this.#error) : ['']);
-    if (!shown) return;
-    const { iframe, node } = shown as Frame & { node: HTMLElement };
     // A frame-title of the page's own, else the `title` text in the element's language.
     const own = this.frameTitle !== DEFAULT_FRAME_TITLE && this.frameTitle;
-    const name: [string, string] = own ? [own, lang] : text('title');
-    // Set before the iframe is inserted, so before it starts loading; again at each update, for a language's words that came since.
-    setAttributes(iframe, { title: name[0], lang: name[1], sandbox: this.frameSandbox });
-    if (node !== iframe) nameModal(node, name, text('close'));
-    if (!isNew) return;
-    root.append(node);
-    // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
-    // focus steps), so the form is always closed through dialog.close() before it is removed.
-    if (node !== iframe && this.isConnected) (node as HTMLDialogElement).showModal();
+    // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
+    const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
+    this.#shown = showFrame(this.renderRoot, status, this.#shown, frame, own ? [own, lang] : text('title'), text('close'), this.frameSandbox, dismiss);
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -208,14 +180,14 @@ export class PayForm extends PayFormProperties {
     if (typeof token === 'string') return this.#setState(token);
     if (token) {
       return 'paid' in token
-        ? this.#fail({ code: 'order-paid', message: 'order already paid' })
+        ? this.#fail('order-paid', 'order already paid')
         : 'key' in token
           ? this.#openKey(baseFor(base, token.base_url), token.key)
           : this.#redirectTo(token.redirect_url);
     }
     if (this.fetchToken != null || this.tokenUrl != null) {
       // A base URL that cannot frame the key is refused before the merchant's backend creates an invoice.
-      if (base?.ok === false) return this.#fail(base);
+      if (base?.ok === false) return this.#fail(base.code, base.message);
       this.#setState('loading');
       void this.#token.request(this.fetchToken, this.tokenUrl, this.orderRef ?? null, timeLimit(this.loadTimeout, DEFAULT_LOAD_TIMEOUT), languageOf(this));
     } else this.#setState('idle');
@@ -224,19 +196,19 @@ export class PayForm extends PayFormProperties {
   #redirectTo(raw: string): void {
     const checked = checkRedirectUrl(raw);
     if (checked.ok) this.#navigate(checked.value);
-    else this.#fail(checked);
+    else this.#fail(checked.code, checked.message);
   }
 
   #openKey(base: Checked<BaseUrl> | null, key: string): void {
     // No base URL yet means "wait", like no key: the attribute may still be on its way.
     if (base === null) return this.#setState('idle');
-    if (!base.ok) return this.#fail(base);
+    if (!base.ok) return this.#fail(base.code, base.message);
     const checked = formUrlAt(base.value, key);
-    if (!checked.ok) return this.#fail(checked);
+    if (!checked.ok) return this.#fail(checked.code, checked.message);
     const url = checked.value;
     const display: PayFormDisplay = /^(modal|redirect|popup)$/.test(this.display) ? this.display : 'inline';
     this.#setState('loading');
-    this.#emit(PAY_FORM_OPEN, { url, display });
+    this.#emit('open', { url, display });
     if (display === 'redirect') return this.#navigate(url);
     if (display === 'popup') {
       this.#window!.show(url);
@@ -266,7 +238,7 @@ export class PayForm extends PayFormProperties {
       this.#settle.stop();
       this.#setState('closed');
     }
-    this.#emit(PAY_FORM_CLOSE, { reason, result });
+    this.#emit('close', { reason, result });
   }
 
   #removeFrame(): void {
@@ -281,19 +253,19 @@ export class PayForm extends PayFormProperties {
   }
 
   #navigate(url: string): void {
-    if (this.#emit(PAY_FORM_REDIRECT, { url }, true)) {
+    if (this.#emit('redirect', { url }, true)) {
       this.#setState('loading');
       location.assign(url);
     } else if (this.#state === 'loading') this.#setState('idle');
   }
 
   /** Reports a failure as pay-form-error, shown in the shopper's words unless cancelled; `keepResult`: a result reached stays the state. */
-  #fail({ code, message }: { code: ElementErrorCode; message: string }, keepResult?: boolean): void {
+  #fail(code: ElementErrorCode, message: string, keepResult?: boolean): void {
     const state = this.#state;
     this.#setState(keepResult && isResultStatus(state) ? state : 'error');
     this.#window?.close();
     this.#focus.lost = true;
-    if (this.#emit(PAY_FORM_ERROR, { code, message }, true)) this.#error = code;
+    if (this.#emit('error', { code, message }, true)) this.#error = code;
   }
 
   /** A result from the framed form or the payment window: the browser's word, dropped once the verified status came
@@ -302,7 +274,7 @@ export class PayForm extends PayFormProperties {
   #result(status: ResultStatus): void {
     if (this.#settle.settled) return;
     this.#setState(status);
-    this.#emit(`pay-form-${status}`, { status });
+    this.#emit(status, { status });
     this.#settle.stop();
     this.settle();
   }
@@ -318,7 +290,8 @@ export class PayForm extends PayFormProperties {
     this.requestUpdate();
   }
 
-  #emit<K extends PayFormEventName>(name: K, detail: PayFormEventDetails[K], cancelable?: boolean): boolean {
-    return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
+  /** Fires `pay-form-{name}`: every event is named after the tag, bubbles and is composed. */
+  #emit<N extends EventSuffix>(name: N, detail: PayFormEventDetails[`pay-form-${N}`], cancelable?: boolean): boolean {
+    return this.dispatchEvent(new CustomEvent(`pay-form-${name}`, { detail, bubbles: true, composed: true, cancelable }));
   }
 }
