@@ -166,11 +166,13 @@ test('the redirect_url site setting: the element follows redirect_url; Decline s
   await callbackFor(orderRef, 'fail');
 });
 
-test('the token answer carries the key and its attempt only: no secret, no amount', async () => {
+test('the token answer carries the key, its attempt and the service\'s address only: no secret, no amount', async () => {
   const { orderRef } = await checkout({ product: 'mug' });
   await frame().getByRole('button', { name: 'Pay' }).waitFor();
   assert.deepEqual(tokens.map((t) => t.request), [{ order_ref: orderRef, language: 'en' }], "the page names the order and its language, nothing more");
-  assert.deepEqual(Object.keys(tokens[0]?.answer as object).sort(), ['attempt', 'key'], 'a key and the attempt it starts');
+  const answer = tokens[0]?.answer as Record<string, unknown>;
+  assert.deepEqual(Object.keys(answer).sort(), ['attempt', 'base_url', 'key'], 'a key, the attempt it starts, and the service it is for');
+  assert.equal(answer['base_url'], demo().baseUrl, "the service's public address, as the shop's PaymentClient has it");
   const order = orders[0]?.request as Record<string, unknown>;
   assert.equal('amount' in order, false, 'the order the page creates names no amount either');
 });
