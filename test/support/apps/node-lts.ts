@@ -8,16 +8,16 @@ import { nodeLine } from './toolchain.js';
 
 const root = new URL('../../..', import.meta.url);
 const LINES = ['node22', 'node24'] as const;
-const DIRS = ['test/node/service', 'test/node/server', 'test/node/sandbox', 'test/node/fuzz', 'test/node/recipes'];
+// What a Node line can change: the protocol, the client's transports, the handlers and their adapters,
+// telemetry's context, the sandbox and the recipes. The stores, the payout ledgers and the fuzz runs
+// prove Redis's and the rules' behaviour, the same on every line: test:node runs them once.
+const DIRS = ['test/node/service', 'test/node/server/client', 'test/node/server/http', 'test/node/server/telemetry', 'test/node/sandbox', 'test/node/recipes'];
 
 function testFiles(dir: string): string[] {
   return readdirSync(new URL(dir, root), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
     .map((entry) => `${entry.parentPath}/${entry.name}`)
     .filter((file) => !file.endsWith('/runtimes.test.ts'))
-    // Many processes on one Redis: what they prove is Redis's and the store's, the same on every line
-    // (test:node runs them); here they would only double CI's time.
-    .filter((file) => !/(-processes|redis-outage)\.test\.ts$/.test(file))
     .sort();
 }
 
