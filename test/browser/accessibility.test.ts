@@ -2,7 +2,7 @@
 // no listener on the page: a loading status, the result, an error as an alert in a shopper's words;
 // axe's WCAG 2.2 AA rules in each state; paying by keyboard alone in each display; and where focus goes
 // after close, an error or removal. csp-blocked's alert is checked in csp.test.ts, under its CSP.
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { DEFAULT_TEXTS, type PayForm, type PayFormErrorDetail } from '../../src/element/index.js';
 import { axTree, liveText } from './axe.js';
@@ -36,10 +36,42 @@ async function opener(): Promise<HTMLButtonElement> {
   return button;
 }
 
-/** Presses Tab until focus is inside the element's frame (the form, with its buttons: a `pay-` key), at most a few times. */
+/**
+ * Watches for the stand-in form in `source` to report its Pay button focused (a `pay-` key); the
+ * returned wait fails with a message, so a key that never reached Pay is named, not a mocha timeout.
+ */
+function payFocus(source: () => Window | null | undefined): () => Promise<void> {
+  let focused = false;
+  const onMessage = (event: MessageEvent) => {
+    if (event.source === source() && (event.data as { on?: unknown })?.on === 'Pay') focused = true;
+  };
+  addEventListener('message', onMessage);
+  return async () => {
+    try {
+      await waitUntil(() => focused, "the form's Pay button has focus", { timeout: 8000 });
+    } finally {
+      removeEventListener('message', onMessage);
+    }
+  };
+}
+
+/**
+ * Presses Tab until focus is inside the element's frame (the form, with its buttons: a `pay-` key), at
+ * most a few times, then waits for the form's Pay button to have it, where the next key goes.
+ */
 async function tabIntoForm(el: PayForm): Promise<void> {
+  const onPay = payFocus(() => frameOf(el)?.contentWindow);
   for (let i = 0; i < 5 && el.shadowRoot?.activeElement !== frameOf(el); i++) await sendKeys({ press: 'Tab' });
   expect(el.shadowRoot?.activeElement === frameOf(el), 'focus is in the form').to.equal(true);
+  await onPay();
+}
+
+/** Presses Enter (on the form's Pay button) and waits for the element to say the payment succeeded. */
+async function enterPays(el: PayForm): Promise<void> {
+  let paid = false;
+  el.addEventListener('pay-form-success', () => (paid = true), { once: true });
+  await sendKeys({ press: 'Enter' });
+  await waitUntil(() => paid, 'pay-form-success after Enter on Pay', { timeout: 8000 });
 }
 
 const dialogOf = (el: PayForm) => el.shadowRoot?.querySelector('dialog') ?? null;
@@ -200,9 +232,7 @@ describe('<pay-form> accessibility: paying by keyboard alone', () => {
     const el = await bare({ 'base-url': service, key: key('pay') });
     await inState(el, 'open');
     await tabIntoForm(el);
-    const success = oneEvent(el, 'pay-form-success');
-    await sendKeys({ press: 'Enter' });
-    await success;
+    await enterPays(el);
     await el.updateComplete;
     expect(liveText(el).status).to.equal(DEFAULT_TEXTS.success);
   });
@@ -218,9 +248,7 @@ describe('<pay-form> accessibility: paying by keyboard alone', () => {
     expect(close.matches(':focus-visible'), 'Close shows where focus is').to.equal(true);
     expect(getComputedStyle(close).outlineStyle).to.not.equal('none');
     await tabIntoForm(el);
-    const success = oneEvent(el, 'pay-form-success');
-    await sendKeys({ press: 'Enter' });
-    await success;
+    await enterPays(el);
   });
 
   it('redirect: the page goes to the form, where Tab and Enter on Pay reach the success page', async () => {
@@ -239,8 +267,10 @@ describe('<pay-form> accessibility: paying by keyboard alone', () => {
     frame.addEventListener('load', () => (formLoaded ||= href() === 'the service'));
     try {
       await waitUntil(() => formLoaded, 'the page went to the form', { timeout: 8000 });
+      const onPay = payFocus(() => frame.contentWindow);
       frame.focus();
       await sendKeys({ press: 'Tab' });
+      await onPay();
       await sendKeys({ press: 'Enter' });
       const landed = `${page}/test/fixtures/pages/return.html?status=success`;
       await waitUntil(() => href() === landed, 'the success page', { timeout: 8000 });

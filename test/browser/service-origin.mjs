@@ -281,7 +281,11 @@ export function serviceOriginPlugin() {
     if (key.startsWith('pay-')) {
       const button = (status, text) =>
         `<form action="${pageOrigin}/test/fixtures/pages/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
-      send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}`);
+      // Tells the page which button has focus: in Chromium focus lands in a cross-origin frame after
+      // the page already sees the frame as focused, and Enter pressed in between reaches no button.
+      // The element ignores this message (not its contract's shape); keyboard tests wait for it.
+      const focusReport = `<script>addEventListener('focusin', (e) => parent.postMessage({ test: 'focus', on: e.target.textContent }, '*'));</script>`;
+      send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}${focusReport}`);
       return;
     }
     if (key.startsWith('spoof-')) {
