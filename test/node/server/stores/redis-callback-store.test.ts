@@ -72,11 +72,6 @@ describe('RedisCallbackStore', () => {
   });
 });
 
-// Type-level: a node-redis client is a RedisClientLike, with no cast (checked by `npm run typecheck`).
-export function acceptsNodeRedis(client: ReturnType<typeof createClient>): RedisCallbackStore {
-  return new RedisCallbackStore(client);
-}
-
 test('Redis refusing the finish after onStatus: 503 (never 200 without a stored outcome); the finish is tried again, and the redelivery finds it finished without a second call', async () => {
   const own = await startRedis();
   const client = await connectedClient(own.url, { disableOfflineQueue: true });
