@@ -4,9 +4,9 @@
 // no secret, signature or form key in the bytes on the wire.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { DemoBackend } from '../../../demo/backend.js';
 import { demoTelemetry } from '../../../demo/telemetry.js';
-import { MERCHANT, press, sandbox, SECRET } from '../sandbox/helpers.js';
+import { startDemoShop } from '../../support/servers/demo-shop.js';
+import { SECRET } from '../../support/constants.js';
 import { readText, startServer } from '../../support/servers/loopback.js';
 
 const posts: Array<{ path: string; type: string; text: string }> = [];
@@ -18,14 +18,9 @@ const collector = await startServer((req, res) => {
 });
 // A trailing slash, as people write it: the paths are still /v1/traces and /v1/metrics.
 const telemetry = demoTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`, OTEL_METRIC_EXPORT_INTERVAL: '60000' }, () => undefined);
-let backend: DemoBackend | undefined;
-const server = await startServer((req, res) => telemetry.request(req, res, () => backend?.middleware(req, res, () => res.writeHead(418).end())));
-const sb = await sandbox({ callbackUrl: `${server.url}/api/checkout/callback` });
-backend = new DemoBackend({ baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: server.url });
+const shop = await startDemoShop(telemetry);
 after(async () => {
-  backend?.close();
-  await sb.close();
-  await server.close();
+  await shop.close();
   await collector.close();
 });
 
@@ -37,15 +32,9 @@ interface OtlpMetric extends Named {
 }
 
 test('a paid order sends its spans and pay-form\'s metrics to the collector over OTLP/HTTP', async () => {
-  const choices = { product: 'grinder', currency: 'VND', method: 'sbp', language: 'KZ', redirect_mode: false };
-  const first = await fetch(`${server.url}/api/checkout/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(choices) });
-  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const { order_ref } = (await first.json()) as { order_ref: string };
-  const token = await fetch(`${server.url}/api/checkout/token`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ order_ref }) });
-  const { key, attempt } = (await token.json()) as { key: string; attempt: string };
-  assert.equal((await press(sb, key, 'pay')).status, 303);
-  await sb.callbacksIdle();
-  assert.equal((await fetch(`${server.url}/api/checkout/status?order_ref=${order_ref}&attempt=${attempt}`, { headers: { cookie } })).status, 200);
+  const order = await shop.newOrder();
+  const { key, attempt } = await order.token();
+  assert.equal((await order.pay(key, attempt)).status, 200);
   // Closing flushes both: the batch of spans and a last read of the metrics.
   await telemetry.close();
 
