@@ -13,10 +13,11 @@ export class SettledOrders {
   readonly store: CallbackStore;
   readonly handler: FetchHandler;
 
-  constructor(owner: OrderOwner, store: CallbackStore = new MemoryCallbackStore()) {
+  constructor(owner: OrderOwner, store: CallbackStore = new MemoryCallbackStore(), waitMs?: number) {
     this.store = store;
     this.handler = createStatusHandler({
       store,
+      ...(waitMs === undefined ? {} : { waitMs }),
       // The order's own reference, not the one the browser sent: the store is read by the shop's key.
       authorize: (request, orderRef) => {
         const shopper = shopperOf(request.headers.get('cookie'));

@@ -34,6 +34,8 @@ export interface DemoBackendConfig {
   store?: CallbackStore;
   /** How long a checkout's key is handed out again (createTokenHandler's keyLifetimeMs; default 10 minutes). */
   keyLifetimeMs?: number;
+  /** How long a status request waits for the verified status before its 204 (createStatusHandler's waitMs; default 25 s). */
+  statusWaitMs?: number;
   /** The most orders kept, and entries of the callback log; the oldest go first. Default 10000. */
   maxOrders?: number;
   /** Told of each verified callback, whoever's order it is (backend A of the cluster prints them). */
@@ -79,7 +81,7 @@ export class DemoBackend {
   constructor(readonly config: DemoBackendConfig) {
     this.orders = new OrderBook(config.maxOrders);
     const client = new PaymentClient({ baseUrl: config.baseUrl, merchantId: config.merchantId, secret: config.secret });
-    this.#settled = new SettledOrders((orderRef, shopper) => this.orders.visibleTo(orderRef, shopper), config.store);
+    this.#settled = new SettledOrders((orderRef, shopper) => this.orders.visibleTo(orderRef, shopper), config.store, config.statusWaitMs);
     // One store for the three handlers: a paid order gets no second token, and each checkout is an attempt.
     const store = this.#settled.store;
     const tokenHandler = createTokenHandler({

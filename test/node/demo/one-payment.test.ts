@@ -15,13 +15,16 @@ after(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-/** The demo backend on loopback, with a sandbox that calls it back. */
+/**
+ * The demo backend on loopback, with a sandbox that calls it back. A status request waits 200 ms for its
+ * 204 (25 s in the demo): the tests ask only once the callback was handled, and a 204 is what they look for.
+ */
 async function shop(keyLifetimeMs?: number): Promise<{ url: string; sb: Sandbox }> {
   let backend: DemoBackend | undefined;
   const server: Loopback = await startServer((req, res) => backend?.middleware(req, res, () => res.writeHead(418).end()));
   const sb = await startSandbox({ merchantId: MERCHANT, secret: SECRET, callbackUrl: `${server.url}/api/checkout/callback` });
   backend = new DemoBackend({
-    baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: server.url,
+    baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, siteId: 1, redirectSiteId: undefined, sandbox: true, shopOrigin: server.url, statusWaitMs: 200,
     ...(keyLifetimeMs === undefined ? {} : { keyLifetimeMs }),
   });
   const made = backend;
