@@ -59,7 +59,9 @@ export const frameOf = (el: PayForm): HTMLIFrameElement | null => el.shadowRoot?
 export const typesOf = (events: Recorded[]): string[] => events.map((e) => e.type);
 
 export async function waitForEvent(events: Recorded[], type: string, message = `waiting for ${type}`): Promise<Recorded> {
-  await waitUntil(() => events.some((e) => e.type === type), message, { timeout: 8000 });
+  // A hang guard, as long as the element's own load-timeout: a first cross-origin frame in a fresh
+  // Firefox content process took over 8 s once on a busy machine.
+  await waitUntil(() => events.some((e) => e.type === type), message, { timeout: 15000 });
   return events.find((e) => e.type === type) as Recorded;
 }
 
