@@ -25,6 +25,8 @@ export const PAY_FORM_EVENTS = [
 ] as const;
 
 export type PayFormDisplay = 'inline' | 'modal' | 'redirect' | 'popup';
+/** What the element does when the form cannot be framed: the whole page goes to the form, or the popup display takes over. */
+export type PayFormFallback = 'redirect' | 'popup';
 export type PayFormState = 'idle' | 'loading' | 'open' | 'success' | 'fail' | 'closed' | 'error';
 
 export type { ElementErrorCode, PayFormErrorCode } from '../service/error-codes.js';

@@ -1,6 +1,6 @@
 // Types the framework entries share: the tag's attributes as HTML spells them, and its events as the
 // `on…` attributes or props each framework's templates use. Types only: nothing here runs.
-import type { PayFormDisplay, PayFormEventDetails, PayFormEventName } from './events.js';
+import type { PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormFallback } from './events.js';
 
 /** `pay-form-success` → `PayFormSuccess`. */
 export type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Pascal<Tail>}` : Capitalize<S>;
@@ -18,6 +18,7 @@ export interface PayFormAttributes {
   'order-ref'?: string;
   'load-timeout'?: number | `${number}`;
   'redirect-on-timeout'?: boolean;
+  fallback?: PayFormFallback;
   'allowed-origins'?: string;
   'frame-sandbox'?: string;
   'frame-title'?: string;

@@ -1,7 +1,7 @@
 // The element's inputs: every attribute and property with its default. PayForm (pay-form.ts) adds the
 // decisions and rendering on top. The attributes are documented here, where they are declared.
 import { ReactiveElement, type PropertyDeclarations } from '@lit/reactive-element';
-import type { PayFormDisplay } from './events.js';
+import type { PayFormDisplay, PayFormFallback } from './events.js';
 import type { FetchToken } from './token-controller.js';
 import { ELEMENT_TEXTS, type PayFormTexts } from './texts.js';
 import { DEFAULT_SETTLE_TIMEOUT, MAX_TIMER_MS } from './settle-controller.js';
@@ -29,6 +29,7 @@ const PROPERTIES: Record<string, [type?: StringConstructor | NumberConstructor |
   orderRef: [String],
   loadTimeout: [Number, DEFAULT_LOAD_TIMEOUT],
   redirectOnTimeout: [Boolean, false],
+  fallback: [String],
   allowedOrigins: [String],
   frameSandbox: [String],
   frameTitle: [String, DEFAULT_FRAME_TITLE],
@@ -59,7 +60,8 @@ const attributeOf = (name: string): string => name.replace(/[A-Z]/g, (letter) =>
  * @attr token-url - The merchant's own endpoint, POSTed `{"order_ref": ...}` once when there is no key and no redirect URL.
  * @attr order-ref - The merchant's order reference sent to token-url (and passed to fetchToken).
  * @attr load-timeout - Milliseconds to wait for the form to load before `pay-form-error` `load-timeout`, and for a token answer before `token-request-failed`; default 15000.
- * @attr redirect-on-timeout - Boolean: after a load timeout, fall back to a full redirect to the same form URL.
+ * @attr redirect-on-timeout - Boolean: `fallback="redirect"` by its older name (unless `fallback` is `popup`).
+ * @attr fallback - When the form cannot be framed (a load timeout, an unreachable service, the page's CSP): `redirect` sends the page to the same form URL (through `pay-form-redirect`), `popup` offers the popup display's button; none (the default) leaves the error on show.
  * @attr allowed-origins - Space-separated origins, besides the page's own, whose result messages are accepted.
  * @attr frame-sandbox - The iframe's `sandbox` attribute; absent unless set here.
  * @attr frame-title - The iframe's title (its accessible name); default "Payment form".
@@ -94,6 +96,12 @@ export class PayFormProperties extends ReactiveElement {
   declare loadTimeout: number;
   /** @default false */
   declare redirectOnTimeout: boolean;
+  /**
+   * `redirect` or `popup`: what to do, after `pay-form-error`, when the form cannot be framed (docs/element.md,
+   * Fallback); any other value, or none, leaves the error on show.
+   * @default null
+   */
+  declare fallback: PayFormFallback | null;
   /** @default null */
   declare allowedOrigins: string | null;
   /** @default null */

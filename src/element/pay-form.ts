@@ -67,8 +67,9 @@ export class PayForm extends PayFormProperties {
     failed: (frame, code, message) => {
       this.#removeFrame();
       this.#fail(code, message);
-      // A blocked frame would be blocked again; a slow or unreachable one may still open as a page.
-      if (code !== 'csp-blocked' && this.redirectOnTimeout) this.#navigate(frame.url);
+      // The page's choice (docs/element.md, Fallback); a popup without its module leaves the error on show.
+      if (this.fallback == 'popup') PayForm.popup && (this.display = 'popup');
+      else if (this.fallback == 'redirect' || this.redirectOnTimeout) this.#navigate(frame.url);
     },
   });
 

@@ -38,6 +38,15 @@ describe('<pay-form> under a page CSP', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('with fallback="redirect" the page goes to the form instead: frame-src governs frames only', async () => {
+    const { service } = await origins();
+    const { events } = await mount({ 'base-url': service, key: 'plain-csp6', fallback: 'redirect' });
+    const redirect = await waitForEvent(events, 'pay-form-redirect');
+    expect(errorCode(events)).to.equal('csp-blocked');
+    expect(redirect.detail).to.deep.equal({ url: `${service}/api/jsapi/open/plain-csp6/` });
+    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-error', 'pay-form-redirect']);
+  });
+
   it('only the blocked element reports: a same-origin form beside it opens', async () => {
     const { service, page } = await origins();
     const allowed = await mount({ 'base-url': `${page}/__frame`, key: 'csp-ok' });

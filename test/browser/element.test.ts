@@ -244,19 +244,29 @@ describe('<pay-form> load-timeout', () => {
     expect(el.state).to.equal('loading');
   });
 
-  it('redirect-on-timeout falls back to the same form URL through pay-form-redirect', async () => {
+  it('fallback="redirect" goes to the same form URL through pay-form-redirect after a load timeout', async () => {
     const { service } = await origins();
     const { events } = await mount({
       'base-url': service,
       key: 'hang-2',
       'load-timeout': '200',
-      'redirect-on-timeout': '',
+      fallback: 'redirect',
     });
     await waitForEvent(events, 'pay-form-redirect');
     const url = `${service}/api/jsapi/open/hang-2/`;
     expect(events.map((e) => e.type)).to.deep.equal(['pay-form-open', 'pay-form-error', 'pay-form-redirect']);
     expect(events[2]?.detail).to.deep.equal({ url });
     expect(events[2]?.cancelable).to.equal(true);
+  });
+
+  it('a fallback that is neither redirect nor popup leaves the error on show, and goes nowhere', async () => {
+    const { service } = await origins();
+    const { el, events } = await mount({ 'base-url': service, key: 'hang-4', 'load-timeout': '200', fallback: 'modal' });
+    await waitForEvent(events, 'pay-form-error');
+    await settle(300);
+    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-error']);
+    expect(el.state).to.equal('error');
+    expect(el.display).to.equal('inline');
   });
 });
 

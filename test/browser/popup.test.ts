@@ -168,3 +168,33 @@ describe('<pay-form display="popup">', () => {
     expect(errorCode(a.events)).to.equal(undefined);
   });
 });
+
+describe('<pay-form fallback="popup">', () => {
+  it('a form that does not load in time: pay-form-error load-timeout, then the popup\'s button; pressing it opens the form in the window, where the shopper pays', async () => {
+    const { service } = await origins();
+    // No time at all to load: the frame times out at once, and the form itself is there for the window.
+    const { el, events } = await mount({ 'base-url': service, key: 'plain-fb1', 'load-timeout': '0', fallback: 'popup' });
+    await waitForEvent(events, 'pay-form-error');
+    expect(errorCode(events)).to.equal('load-timeout');
+    await el.updateComplete;
+    expect(el.shadowRoot?.querySelector('iframe')).to.equal(null);
+    expect(opened).to.have.length(0);
+    expect(el.state).to.equal('idle');
+    expect(el.getAttribute('display'), "the page's attribute stays as written").to.equal(null);
+    const button = buttonOf(el)!;
+    expect(button.hidden).to.equal(false);
+    expect(button.textContent).to.equal('Open the payment window');
+    await expect(el).shadowDom.to.be.accessible();
+
+    button.click();
+    expect(opened).to.have.length(1);
+    await waitUntil(() => typesOf(events).length === 3, 'the form opened in the window', { timeout: 8000 });
+    expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-error', 'pay-form-open']);
+    expect(events[2]!.detail).to.deep.equal({ url: `${service}/api/jsapi/open/plain-fb1/`, display: 'popup' });
+    const win = opened[0]!;
+    await waitUntil(() => hrefOf(win) === null, 'the window leaves the page for the form', { timeout: 8000 });
+    win.location.href = `${location.origin}/test/fixtures/pages/return.html?status=success`;
+    await waitForEvent(events, 'pay-form-success');
+    expect(el.state).to.equal('success');
+  });
+});
