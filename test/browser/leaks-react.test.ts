@@ -6,8 +6,7 @@ import { StrictMode, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import { PayFormReact } from '../../src/element/react.js';
-import { budgetTest } from './leak-cycles.js';
-import { MOUNTS, expectOneFormEach, frameworkMounts, twoOnOnePage, type Mount } from './framework-mounts.js';
+import { frameworkSuite, type Mount } from './framework-mounts.js';
 
 const mountReact: Mount = (container, checkout, onReady) => {
   const root = createRoot(container);
@@ -23,15 +22,4 @@ const mountReact: Mount = (container, checkout, onReady) => {
   return () => root.unmount();
 };
 
-describe('leaks (React entry, StrictMode)', function () {
-  this.timeout(200000);
-  budgetTest(`${MOUNTS} mounts of <PayFormReact> under StrictMode leave nothing behind`, 'react', (n) => frameworkMounts('react', mountReact, n), MOUNTS);
-
-  it('each mount under StrictMode opens one form and asks one token', async () => {
-    await expectOneFormEach([]);
-    const waited = await frameworkMounts('react', mountReact, 10);
-    await expectOneFormEach(waited);
-  });
-
-  it('two elements on one page keep their own state', () => twoOnOnePage('react', mountReact));
-});
+frameworkSuite('react', 'React entry, StrictMode', '<PayFormReact> under StrictMode', mountReact);

@@ -5,22 +5,11 @@
 import { mount, unmount } from 'svelte';
 import '../../src/element/svelte.js';
 import Checkout from '../fixtures/frameworks/Checkout.svelte';
-import { budgetTest } from './leak-cycles.js';
-import { MOUNTS, expectOneFormEach, frameworkMounts, twoOnOnePage, type Mount } from './framework-mounts.js';
+import { frameworkSuite, type Mount } from './framework-mounts.js';
 
 const mountSvelte: Mount = (container, checkout, onReady) => {
   const component = mount(Checkout, { target: container, props: { checkout, onReady } });
   return () => unmount(component);
 };
 
-describe('leaks (Svelte entry)', function () {
-  this.timeout(200000);
-  budgetTest(`${MOUNTS} mounts of a Svelte component with <pay-form> leave nothing behind`, 'svelte', (n) => frameworkMounts('svelte', mountSvelte, n), MOUNTS);
-
-  it('each mount opens one form and asks one token', async () => {
-    await expectOneFormEach([]);
-    await expectOneFormEach(await frameworkMounts('svelte', mountSvelte, 10));
-  });
-
-  it('two elements on one page keep their own state', () => twoOnOnePage('svelte', mountSvelte));
-});
+frameworkSuite('svelte', 'Svelte entry', 'a Svelte component with <pay-form>', mountSvelte);

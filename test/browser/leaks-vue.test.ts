@@ -4,8 +4,7 @@
 // template compiler (test/support/browsers/frameworks.mjs).
 import { createApp } from 'vue';
 import { isCustomElement } from '../../src/element/vue.js';
-import { budgetTest } from './leak-cycles.js';
-import { MOUNTS, expectOneFormEach, frameworkMounts, twoOnOnePage, type Mount } from './framework-mounts.js';
+import { frameworkSuite, type Mount } from './framework-mounts.js';
 
 const TEMPLATE = `<pay-form :base-url="checkout.baseUrl" :token-url="checkout.tokenUrl" :order-ref="checkout.orderRef"
   :display="checkout.display" :status-url="checkout.statusUrl" @pay-form-ready="onReady"></pay-form>`;
@@ -17,14 +16,4 @@ const mountVue: Mount = (container, checkout, onReady) => {
   return () => app.unmount();
 };
 
-describe('leaks (Vue entry)', function () {
-  this.timeout(200000);
-  budgetTest(`${MOUNTS} mounts of a Vue app with <pay-form> leave nothing behind`, 'vue', (n) => frameworkMounts('vue', mountVue, n), MOUNTS);
-
-  it('each mount opens one form and asks one token', async () => {
-    await expectOneFormEach([]);
-    await expectOneFormEach(await frameworkMounts('vue', mountVue, 10));
-  });
-
-  it('two elements on one page keep their own state', () => twoOnOnePage('vue', mountVue));
-});
+frameworkSuite('vue', 'Vue entry', 'a Vue app with <pay-form>', mountVue);
