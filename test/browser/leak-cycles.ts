@@ -12,9 +12,9 @@ installCounter();
 /** The issue's counts with PAY_FORM_LEAK_FULL=1; `npm test` runs fewer (a leak of one object per cycle
  *  shows in the counts after any number of cycles), for CI's time limit. */
 export const FULL_RUNS = (await executeServerCommand<{ full: boolean }, undefined>('leak-runs')).full;
-export const CYCLES = FULL_RUNS ? 1000 : 200;
+export const CYCLES = FULL_RUNS ? 1000 : 120;
 /** Each popup cycle opens a real window: fewer of them, for the machine's sake. */
-export const POPUP_CYCLES = FULL_RUNS ? 100 : 30;
+export const POPUP_CYCLES = FULL_RUNS ? 100 : 20;
 const MIB = 1024 * 1024;
 
 const heapUsed = async () => (await executeServerCommand<{ used: number | null }, undefined>('heap-used')).used;
@@ -66,7 +66,7 @@ export function budgetTest(title: string, label: string, mounts: Mounts, n: numb
     const before = await heapUsed();
     await mounts(n);
     const after = await quietCounts(baseline);
-    expect(after).to.deep.equal(baseline);
+    expect(after, `after ${JSON.stringify(after)}, baseline ${JSON.stringify(baseline)}`).to.deep.equal(baseline);
     const heap = await heapUsed();
     if (before !== null && heap !== null) {
       console.log(`heap ${label}: ${before} -> ${heap} B (${heap - before} B)`);
