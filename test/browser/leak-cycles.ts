@@ -21,10 +21,11 @@ const heapUsed = async () => (await executeServerCommand<{ used: number | null }
 
 /** Waits until the element's own timers and requests of the cycles have had time to end, then counts. */
 async function quietCounts(baseline: Counts): Promise<Counts> {
-  // Bounded: what is still pending after this is what the element left behind.
-  await waitUntil(() => counts().fetches <= baseline.fetches, 'requests end', { timeout: 5000 }).catch(() => undefined);
+  // Bounded: what is still pending after this is what the element left behind. 10 s, since WebKit on a
+  // busy machine once still had one of the last cycles' requests or windows open after 5.
+  await waitUntil(() => counts().fetches <= baseline.fetches, 'requests end', { timeout: 10000 }).catch(() => undefined);
   // A window closed while its navigation to the form is under way may report closed a moment later.
-  await waitUntil(() => counts().windows <= baseline.windows, 'windows close', { timeout: 5000 }).catch(() => undefined);
+  await waitUntil(() => counts().windows <= baseline.windows, 'windows close', { timeout: 10000 }).catch(() => undefined);
   await settle(50);
   return counts();
 }
