@@ -160,4 +160,31 @@ describe('the popup script beside a script-tag bundle', () => {
   it('without it, display="popup" opens nothing and says popup-blocked', async () => {
     expect(await openPopup(false)).to.deep.equal({ codes: ['popup-blocked'], button: false, opened: false, state: 'error' });
   });
+
+  /** A page with the classic bundle (and the popup tag), an element whose form never loads (load-timeout 300 ms), with fallback="popup". */
+  async function fallBack(withPopup: boolean): Promise<{ codes: string[]; button: boolean; state: string | null; alert: boolean }> {
+    const { service } = await executeServerCommand<{ service: string }, undefined>('origins');
+    const tags = `${withPopup ? `${await readmeScriptTag('pay-form-popup.min.js')}</script>` : ''}${await readmeScriptTag('pay-form.iife.min.js')}</script>`;
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html><script>window.codes = []; addEventListener('pay-form-error', (e) => codes.push(e.detail.code));</script>${tags}<pay-form base-url="${service}" key="hang-fallback-bundle-${withPopup}" load-timeout="300" fallback="popup"></pay-form>`;
+    document.body.append(frame);
+    const win = frame.contentWindow as Window & { codes: string[] };
+    await waitUntil(() => win.codes?.length > 0, 'pay-form-error', { timeout: 15000 });
+    const el = win.document.querySelector('pay-form') as HTMLElement & { updateComplete: Promise<unknown> };
+    await el.updateComplete;
+    const button = el.shadowRoot?.querySelector<HTMLElement>('[part="popup-button"]');
+    const result = {
+      codes: win.codes,
+      button: !!button && !button.hidden,
+      state: el.getAttribute('state'),
+      alert: !!el.shadowRoot?.querySelector('[role="alert"]')?.textContent,
+    };
+    frame.remove();
+    return result;
+  }
+
+  it('fallback="popup" on a script-tag page: with pay-form-popup.min.js the popup\'s button; without it the error stays on show', async () => {
+    expect(await fallBack(true)).to.deep.equal({ codes: ['load-timeout'], button: true, state: 'idle', alert: false });
+    expect(await fallBack(false)).to.deep.equal({ codes: ['load-timeout'], button: false, state: 'error', alert: true });
+  });
 });
