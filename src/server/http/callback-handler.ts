@@ -14,7 +14,7 @@ import { resolveFromCallback } from '../payouts/payout-guard.js';
 import { sendUntilTaken } from '../stores/retry.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions } from '../telemetry/observer.js';
-import { instrumented, traced, type Step } from '../telemetry/otel.js';
+import { instrumented, NO_STEP, traced, type Step } from '../telemetry/otel.js';
 import type { CallbackOutcome } from '../telemetry/attributes.js';
 
 export type { CallbackPayload };
@@ -88,7 +88,10 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } 
   }
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** How an onStatus call ended: its value, or the time limit first. */
+type OnStatusRun = { value: void } | 'timeout';
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
@@ -246,15 +249,21 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     const judgedCallback: CallbackRecord = { ...callback, verdict };
     const order = judged(verifiedPayload, callback, verdict);
 
-    let ran: { value: void } | 'timeout';
-    try {
-      // A synchronous onStatus has finished when it returns: only a promise needs the time limit.
-      ran = await traced('pay_form.callback.on_status', undefined, async (step) => {
-        const returned: unknown = onStatus(verifiedPayload, order);
-        const outcome = isThenable(returned) ? await within(Promise.resolve(returned).then(() => undefined), timeoutMs) : { value: undefined };
+    // A synchronous onStatus has finished when it returns: only a promise needs the time limit.
+    const callOnStatus = (step: Step): OnStatusRun | Promise<OnStatusRun> => {
+      const returned: unknown = onStatus(verifiedPayload, order);
+      if (!isThenable(returned)) return { value: undefined };
+      return within(Promise.resolve(returned).then(() => undefined), timeoutMs).then((outcome) => {
         if (outcome === 'timeout') step.fail('on_status_timeout');
         return outcome;
       });
+    };
+    let ran: OnStatusRun;
+    try {
+      // Nothing recorded: onStatus is called as before telemetry, with no wrapper and no await for a
+      // synchronous one (docs/performance.md, Telemetry overhead).
+      const called = span.recording ? traced('pay_form.callback.on_status', undefined, callOnStatus) : callOnStatus(NO_STEP);
+      ran = isThenable(called) ? await called : called;
     } catch (error) {
       told('failed', order);
       onError(error);

@@ -105,7 +105,7 @@ export interface Step {
   fail(type: string): void;
 }
 
-const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
+export const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
 
 /** A recording span as a Step: one object per span, no closures. */
 class SpanStep implements Step {
