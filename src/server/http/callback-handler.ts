@@ -14,7 +14,7 @@ import { resolveFromCallback } from '../payouts/payout-guard.js';
 import { sendUntilTaken } from '../stores/retry.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions } from '../telemetry/observer.js';
-import { instrumented, NO_STEP, traced, type Step } from '../telemetry/otel.js';
+import { instrumented, traced, type Step } from '../telemetry/otel.js';
 import type { CallbackOutcome } from '../telemetry/attributes.js';
 
 export type { CallbackPayload };
@@ -260,9 +260,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): FetchHan
     };
     let ran: OnStatusRun;
     try {
-      // Nothing recorded: onStatus is called as before telemetry, with no wrapper and no await for a
-      // synchronous one (docs/performance.md, Telemetry overhead).
-      const called = span.recording ? traced('pay_form.callback.on_status', undefined, callOnStatus) : callOnStatus(NO_STEP);
+      // Nothing recorded, a synchronous onStatus is not awaited, as before telemetry (docs/performance.md,
+      // Telemetry overhead).
+      const called = traced('pay_form.callback.on_status', undefined, callOnStatus);
       ran = isThenable(called) ? await called : called;
     } catch (error) {
       told('failed', order);

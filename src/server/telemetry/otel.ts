@@ -105,7 +105,7 @@ export interface Step {
   fail(type: string): void;
 }
 
-export const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
+const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
 
 /** A recording span as a Step: one object per span, no closures. */
 class SpanStep implements Step {
@@ -144,14 +144,20 @@ function tracerOf(otel: Api): OtelApi.Tracer | undefined {
  * Runs `fn` in a new span, child of the active one (the framework's request span, or the handler's
  * own span for its steps); a throw marks the span with error.type and is thrown on. `attributes` is a
  * function, called only when the span records. A span that does not record (no SDK) is not made the
- * active one: `fn` runs as a plain call.
+ * active one: `fn` runs as a plain call, its answer handed back as it is (a synchronous one is not
+ * wrapped in a promise), so the code costs what it did before telemetry.
  */
-export async function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind: SpanKindName = 'internal'): Promise<T> {
+export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T>, kind?: SpanKindName): Promise<T>;
+export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind?: SpanKindName): Promise<T> | T;
+export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind: SpanKindName = 'internal'): Promise<T> | T {
   const otel = api;
   const spans = otel === undefined ? undefined : tracerOf(otel);
   if (otel === undefined || spans === undefined) return fn(NO_STEP);
   const span = spans.startSpan(name, kind === 'client' ? { kind: otel.SpanKind.CLIENT } : undefined);
-  if (!span.isRecording()) return fn(NO_STEP);
+  return span.isRecording() ? inSpan(otel, span, attributes, fn) : fn(NO_STEP);
+}
+
+async function inSpan<T>(otel: Api, span: Span, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T): Promise<T> {
   const step = new SpanStep(span, otel);
   if (attributes !== undefined) step.set(attributes());
   try {
@@ -177,9 +183,7 @@ export function recordingSpan(): { addEvent(name: string, attributes: Recorded):
  */
 export function instrumented<I, R>(name: string, logic: (input: I, step: Step) => Promise<R>): (input: I) => Promise<R> {
   void loadTelemetry();
-  const run = (input: I): Promise<R> =>
-    // Without an SDK, the logic itself: no wrapper, no closure, no await more than the code before telemetry.
-    api === undefined || tracerOf(api) === undefined ? logic(input, NO_STEP) : traced(name, undefined, (step) => logic(input, step));
+  const run = (input: I): Promise<R> => traced(name, undefined, (step) => logic(input, step));
   return (input) => {
     const ready = telemetryReady();
     return ready === undefined ? run(input) : ready.then(() => run(input));
