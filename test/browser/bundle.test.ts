@@ -119,13 +119,19 @@ describe('script-tag bundles', () => {
 });
 
 describe('the popup script beside a script-tag bundle', () => {
+  /** A framed page with the README's popup tag (first: it waits for the tag) if asked, the classic bundle's, then `body`. */
+  async function popupPage(withPopup: boolean, body: string): Promise<HTMLIFrameElement> {
+    const tags = `${withPopup ? `${await readmeScriptTag('pay-form-popup.min.js')}</script>` : ''}${await readmeScriptTag('pay-form.iife.min.js')}</script>`;
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html>${tags}${body}`;
+    document.body.append(frame);
+    return frame;
+  }
+
   /** A page with the README's popup tag (first: it waits for the tag) and `bundle`'s, an element with display="popup", open() called. */
   async function openPopup(withPopup: boolean): Promise<{ codes: string[]; button: boolean; opened: boolean; state: string | null }> {
     const { service } = await executeServerCommand<{ service: string }, undefined>('origins');
-    const tags = `${withPopup ? `${await readmeScriptTag('pay-form-popup.min.js')}</script>` : ''}${await readmeScriptTag('pay-form.iife.min.js')}</script>`;
-    const frame = document.createElement('iframe');
-    frame.srcdoc = `<!doctype html>${tags}<pay-form base-url="${service}" key="plain-popup-bundle" display="popup"></pay-form>`;
-    document.body.append(frame);
+    const frame = await popupPage(withPopup, `<pay-form base-url="${service}" key="plain-popup-bundle" display="popup"></pay-form>`);
     await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
     const win = frame.contentWindow as Window;
     await win.customElements.whenDefined('pay-form');
@@ -164,10 +170,10 @@ describe('the popup script beside a script-tag bundle', () => {
   /** A page with the classic bundle (and the popup tag), an element whose form never loads (load-timeout 300 ms), with fallback="popup". */
   async function fallBack(withPopup: boolean): Promise<{ codes: string[]; button: boolean; state: string | null; alert: boolean }> {
     const { service } = await executeServerCommand<{ service: string }, undefined>('origins');
-    const tags = `${withPopup ? `${await readmeScriptTag('pay-form-popup.min.js')}</script>` : ''}${await readmeScriptTag('pay-form.iife.min.js')}</script>`;
-    const frame = document.createElement('iframe');
-    frame.srcdoc = `<!doctype html><script>window.codes = []; addEventListener('pay-form-error', (e) => codes.push(e.detail.code));</script>${tags}<pay-form base-url="${service}" key="hang-fallback-bundle-${withPopup}" load-timeout="300" fallback="popup"></pay-form>`;
-    document.body.append(frame);
+    const frame = await popupPage(
+      withPopup,
+      `<script>window.codes = []; addEventListener('pay-form-error', (e) => codes.push(e.detail.code));</script><pay-form base-url="${service}" key="hang-fallback-bundle-${withPopup}" load-timeout="300" fallback="popup"></pay-form>`,
+    );
     const win = frame.contentWindow as Window & { codes: string[] };
     await waitUntil(() => win.codes?.length > 0, 'pay-form-error', { timeout: 15000 });
     const el = win.document.querySelector('pay-form') as HTMLElement & { updateComplete: Promise<unknown> };
