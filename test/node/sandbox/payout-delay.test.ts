@@ -8,12 +8,15 @@ import { MERCHANT, payoutFields, sandbox, SECRET, startReceiver } from './helper
 
 const { merchant_id: _m, ...params } = payoutFields();
 const payout = params as unknown as PayoutParams;
+// Long enough for the request to reach the sandbox on a busy machine (a client that gives up before
+// its request is read has paid nothing), short of the sandbox's late answer.
+const SENT_WITHIN_MS = 1000;
 
 test('a late payout answer times the client out, yet the payout exists and its callback is delivered', async () => {
   const receiver = await startReceiver();
-  const sb = await sandbox({ payoutDelayMs: 1000, callbackUrl: receiver.url });
+  const sb = await sandbox({ payoutDelayMs: 3000, callbackUrl: receiver.url });
   try {
-    const client = new PaymentClient({ baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, timeoutMs: 150 });
+    const client = new PaymentClient({ baseUrl: sb.url, merchantId: MERCHANT, secret: SECRET, timeoutMs: SENT_WITHIN_MS });
     const error = await client.createPayout(payout).then(() => undefined, (e: unknown) => e);
     assert.ok(error instanceof TimeoutError && error.outcomeUnknown);
     const made = sb.invoices().filter((i) => i.kind === 'payout');

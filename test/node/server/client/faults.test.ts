@@ -51,10 +51,10 @@ describe('connection refused', () => {
 describe('a service that hangs', () => {
   test('payout: TimeoutError with outcomeUnknown, sent exactly once', LIMIT, async () => {
     const s = await service(hang);
-    const error = await fails(clientFor(s.url, { timeoutMs: 300, maxRetries: 5 }).createPayout(payout), TimeoutError);
+    const error = await fails(clientFor(s.url, { timeoutMs: 1000, maxRetries: 5 }).createPayout(payout), TimeoutError);
     assert.equal(error.outcomeUnknown, true);
     assert.equal(error.attempts, 1);
-    assert.equal(error.timeoutMs, 300);
+    assert.equal(error.timeoutMs, 1000);
     assert.equal(s.requests.length, 1);
   });
   test('payout: a service that stalls mid-body also times out, sent once', LIMIT, async () => {
@@ -62,15 +62,15 @@ describe('a service that hangs', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"success":true,');
     });
-    const error = await fails(clientFor(s.url, { timeoutMs: 300, maxRetries: 5 }).createPayout(payout), TimeoutError);
+    const error = await fails(clientFor(s.url, { timeoutMs: 1000, maxRetries: 5 }).createPayout(payout), TimeoutError);
     assert.equal(error.outcomeUnknown, true);
     assert.equal(s.requests.length, 1);
   });
   test('obtain_token: retried on timeout, 1 + maxRetries attempts', LIMIT, async () => {
     const s = await service(hang);
-    const error = await fails(clientFor(s.url, { timeoutMs: 200, maxRetries: 2 }).obtainToken(token), TimeoutError);
+    const error = await fails(clientFor(s.url, { timeoutMs: 1000, maxRetries: 2 }).obtainToken(token), TimeoutError);
     assert.equal(error.attempts, 3);
-    assert.equal(error.timeoutMs, 200);
+    assert.equal(error.timeoutMs, 1000);
     assert.equal(s.requests.length, 3);
   });
 });

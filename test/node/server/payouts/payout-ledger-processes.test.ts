@@ -95,10 +95,10 @@ async function callbackEndpoint(prefix: string): Promise<{ url: string; open(): 
 test('a payout that times out is unknown; another process is refused without a request; the callback settles it', LIMIT, async () => {
   const prefix = 'late-callback:';
   const endpoint = await callbackEndpoint(prefix);
-  const sb = await sandbox({ payoutDelayMs: 800, callbackUrl: endpoint.url, callbackRetry: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 500 } });
+  const sb = await sandbox({ payoutDelayMs: 3000, callbackUrl: endpoint.url, callbackRetry: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 500 } });
   const p = payout('late-1');
 
-  const [first] = (await runWorkers([job(sb, prefix, { timeoutMs: 150, payouts: [p] })])) as WorkerResult[][];
+  const [first] = (await runWorkers([job(sb, prefix, { timeoutMs: 1000, payouts: [p] })])) as WorkerResult[][];
   assert.deepEqual(first, [{ ok: false, request_id: 'late-1', name: 'TimeoutError', code: 'timeout', outcomeUnknown: true }]);
   // The late answer has gone out and the callback is being refused: everything the sandbox will do is under way.
   await until('the first delivery of the callback', async () => (sb.callbacks()[0]?.attempts.length ?? 0) > 0);
@@ -120,9 +120,9 @@ test('a payout that times out is unknown; another process is refused without a r
 
 test('a payout that times out, reconciled by resolvePayout in one process, is answered from the ledger in another', LIMIT, async () => {
   const prefix = 'late-resolve:';
-  const sb = await sandbox({ payoutDelayMs: 800 });
+  const sb = await sandbox({ payoutDelayMs: 3000 });
   const p = payout('late-2');
-  const [first] = (await runWorkers([job(sb, prefix, { timeoutMs: 150, payouts: [p] })])) as WorkerResult[][];
+  const [first] = (await runWorkers([job(sb, prefix, { timeoutMs: 1000, payouts: [p] })])) as WorkerResult[][];
   assert.equal(first?.[0]?.ok === false && first[0].name, 'TimeoutError');
   await until('one payout at the sandbox', async () => payoutRequests(sb).length === 1);
 

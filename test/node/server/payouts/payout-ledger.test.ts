@@ -75,6 +75,9 @@ const scripted = (...answers: Array<[number, Record<string, unknown>, boolean?]>
   };
 };
 const refusal = { success: false, message: 'no' };
+// A time-out long enough for the request to reach the service on a busy machine, so that counting
+// what the service received counts what the client sent.
+const SENT_WITHIN_MS = 1000;
 
 for (const [name, make] of KINDS) {
   describe(name, () => {
@@ -146,7 +149,7 @@ for (const [name, make] of KINDS) {
     test('a time-out is unknown until resolvePayout: paid answers repeats, not-paid lets a new payout out', async () => {
       const ledger = make();
       const slow = await service(scripted([0, {}]));
-      const c = client(slow.url, ledger, { timeoutMs: 100 });
+      const c = client(slow.url, ledger, { timeoutMs: SENT_WITHIN_MS });
       const p = payout();
       await rejects(c.createPayout(p), TimeoutError);
       const refused = await rejects(c.createPayout(p), DuplicatePayoutError);
@@ -188,7 +191,7 @@ for (const [name, make] of KINDS) {
         return (await handler(new Request('http://m/cb', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).status;
       };
       const slow = await service(scripted([0, {}]));
-      const c = client(slow.url, ledger, { timeoutMs: 100 });
+      const c = client(slow.url, ledger, { timeoutMs: SENT_WITHIN_MS });
       const [p, q] = [payout(), payout()];
       await rejects(c.createPayout(p), TimeoutError);
       await rejects(c.createPayout(q), TimeoutError);
