@@ -91,6 +91,15 @@ const internalProps: Plugin = {
   },
 };
 
+/** Lit's css-tag.js, in the page builds only, is scripts/lit-css-tag.ts (why: that file's opening comment). */
+const litCssTag: Plugin = {
+  name: 'pay-form:lit-css-tag',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    return source === './css-tag.js' && importer?.includes('/@lit/reactive-element/') ? new URL('scripts/lit-css-tag.ts', root).pathname : null;
+  },
+};
+
 /** The minified browser build of an element entry (`input`, under src/), as a page gets it (not lib
  *  mode: Vite keeps white space in lib-mode ES output, and these files are for pages, not bundlers). */
 function pageBuild(
@@ -103,7 +112,7 @@ function pageBuild(
     ...quiet,
     mode: 'production',
     resolve: { conditions: ['module', 'browser', 'production'] },
-    plugins: [internalProps],
+    plugins: [litCssTag, internalProps],
     build: {
       outDir: 'dist',
       emptyOutDir: false,

@@ -50,7 +50,7 @@ function moduleName(source: string | undefined): string {
   if (source === undefined) return UNCLAIMED;
   const inPackage = /node_modules\/(.*)$/.exec(source);
   if (inPackage) return (inPackage[1] ?? '').replace(/\/(development|node)\//, '/');
-  return /(src\/.*)$/.exec(source)?.[1] ?? source;
+  return /((src|scripts)\/.*)$/.exec(source)?.[1] ?? source;
 }
 
 const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
@@ -82,7 +82,12 @@ export async function moduleBytes(): Promise<ModuleBytes[]> {
 export function moduleTable(rows: readonly ModuleBytes[]): string {
   const own = rows.filter((row) => row.module.startsWith('src/'));
   const sum = (key: 'min' | 'share') => own.reduce((total, row) => total + row[key], 0);
-  const name = (module: string) => (module.startsWith('src/') ? `\`${module}\`` : module === UNCLAIMED ? module : `${module} (Lit)`);
+  const name = (module: string) =>
+    module.startsWith('src/')
+      ? `\`${module}\``
+      : module.startsWith('scripts/')
+        ? `\`${module}\` (in place of Lit's css-tag.js)`
+        : module === UNCLAIMED ? module : `${module} (Lit)`;
   return [
     '| module | minified (B) | gzip alone (B) | share of the bundle gzip (B) |',
     '|---|---:|---:|---:|',

@@ -9,6 +9,8 @@ interface Loaded {
   global: boolean;
   state: string | null;
   frameSrc: string | null;
+  /** The iframe's height as laid out: the bundle's own style sheet sets 640px (a bare iframe is 150px). */
+  frameHeight: string | null;
   errors: string[];
 }
 
@@ -37,6 +39,7 @@ async function loadInFrame(scriptTag: string, serviceOrigin: string): Promise<Lo
     global: win.PayFormBundle !== undefined,
     state: element?.getAttribute('state') ?? null,
     frameSrc: element?.shadowRoot?.querySelector('iframe')?.getAttribute('src') ?? null,
+    frameHeight: ((iframe) => (iframe ? win.getComputedStyle(iframe).height : null))(element?.shadowRoot?.querySelector('iframe')),
     errors: win.errors,
   };
   frame.remove();
@@ -72,6 +75,7 @@ describe('script-tag bundles', () => {
     expect(loaded.errors).to.deep.equal([]);
     expect(loaded.defined).to.equal(true);
     expect(loaded.frameSrc).to.equal(`${service}/api/jsapi/open/BUNDLE-KEY/`);
+    expect(loaded.frameHeight).to.equal('640px', "the bundle's styles are on the element");
   });
 
   it('the classic-script bundle does the same and exposes window.PayFormBundle', async () => {
@@ -80,6 +84,7 @@ describe('script-tag bundles', () => {
     expect(loaded.defined).to.equal(true);
     expect(loaded.global).to.equal(true);
     expect(loaded.frameSrc).to.equal(`${service}/api/jsapi/open/BUNDLE-KEY/`);
+    expect(loaded.frameHeight).to.equal('640px', "the bundle's styles are on the element");
   });
 
   it('the browser refuses a bundle whose integrity hash does not match', async () => {
