@@ -1,9 +1,11 @@
-// bench/telemetry/in-process.ts: the callback handler's CPU per delivery with telemetry and without,
-// in ONE process, so that load from elsewhere on a shared machine falls on every build alike.
+// bench/telemetry/in-process.ts: the callback and token handlers' CPU per request with telemetry and
+// without, in ONE process, so that load from elsewhere on a shared machine falls on every build alike.
 //   node --import tsx bench/telemetry/in-process.ts [rounds batch] [sdk]   (default 20 500)
 // Builds as in run.ts (`no telemetry`: main before telemetry was merged; `today`; with
-// PAY_FORM_BENCH_COMPARE=<ref> that ref too), each bundled by esbuild, their Fetch callback handlers on
-// a MemoryCallbackStore called directly (no HTTP). Each round calls every handler `batch` times, in an
+// PAY_FORM_BENCH_COMPARE=<ref> that ref too), each bundled by esbuild, their Fetch handlers on a
+// MemoryCallbackStore called directly (no HTTP): the callback handler, and the token handler whose
+// PaymentClient's `fetch` is answered in the process with a signed key (the service's part is then
+// the same small cost for every build). Each round calls every build's handler `batch` times, in an
 // order rotated by one; CPU per call is process.cpuUsage over the batch. With `sdk`, the SDK of
 // bench/telemetry/sdk.ts is registered first and every call runs in a SERVER span, as an app's HTTP
 // instrumentation runs it: its context manager is then active for every build alike, and the ratio is
@@ -14,6 +16,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { canonicalJson } from '../../src/service/signature.js';
+import { MERCHANT, TOKEN_PARAMS } from '../server/shared.js';
 import { machine, median, report, spread } from '../stats.js';
 
 const args = process.argv.slice(2);
@@ -68,38 +71,61 @@ function delivery(): Request {
   return new Request('http://shop/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
 
-type Handler = (request: Request) => Promise<Response>;
-const handlers: Array<[string, Handler]> = [];
-for (const [name, url] of builds) {
-  const server = (await import(url)) as typeof import('../../src/server/index.js');
-  const store = new server.MemoryCallbackStore({ maxEntries: 2000 });
-  handlers.push([name, server.createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined })]);
+const hmac = (payload: Record<string, unknown>) => createHmac('sha256', SECRET).update(canonicalJson(payload), 'utf8').digest('hex');
+/** The service's answer to obtain_token, signed, without a network: what each build's client reads. */
+const service: typeof globalThis.fetch = async () => {
+  const payload = { success: true, key: `key-${n}` };
+  return new Response(JSON.stringify({ ...payload, signature: hmac(payload) }), { headers: { 'content-type': 'application/json' } });
+};
+function tokenRequest(): Request {
+  return new Request('http://shop/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order_ref: `order-${n++}` }) });
 }
 
-async function run(handler: Handler, times: number): Promise<number> {
+type Handler = (request: Request) => Promise<Response>;
+type Kind = 'callback' | 'token';
+const handlers: Record<Kind, Array<[string, Handler]>> = { callback: [], token: [] };
+for (const [name, url] of builds) {
+  const server = (await import(url)) as typeof import('../../src/server/index.js');
+  handlers.callback.push([name, server.createCallbackHandler({ secret: SECRET, store: new server.MemoryCallbackStore({ maxEntries: 2000 }), onStatus: () => undefined })]);
+  const client = new server.PaymentClient({ baseUrl: 'http://127.0.0.1:9', merchantId: MERCHANT, secret: SECRET, fetch: service });
+  const store = new server.MemoryCallbackStore({ maxEntries: 2000 });
+  handlers.token.push([name, server.createTokenHandler({ client, store, resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) })]);
+}
+const requests: Record<Kind, () => Request> = { callback: delivery, token: tokenRequest };
+
+async function run(kind: Kind, handler: Handler, times: number): Promise<number> {
   const before = process.cpuUsage();
   for (let i = 0; i < times; i++) {
-    const answer = await wrap(() => handler(delivery()));
+    const answer = await wrap(() => handler(requests[kind]()));
     if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
   }
   const used = process.cpuUsage(before);
   return (used.user + used.system) / times;
 }
 
-for (const [, handler] of handlers) await run(handler, batch * 2); // warm-up: JIT
-const cpu = new Map<string, number[]>(handlers.map(([name]) => [name, []]));
-for (let round = 0; round < rounds; round++) {
-  const order = [...handlers.slice(round % handlers.length), ...handlers.slice(0, round % handlers.length)];
-  for (const [name, handler] of order) cpu.get(name)!.push(await run(handler, batch));
+const tables: string[] = [];
+const medians: string[] = [];
+for (const kind of ['callback', 'token'] as const) {
+  const built = handlers[kind];
+  for (const [, handler] of built) await run(kind, handler, batch * 2); // warm-up: JIT
+  const cpu = new Map<string, number[]>(built.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = [...built.slice(round % built.length), ...built.slice(0, round % built.length)];
+    for (const [name, handler] of order) cpu.get(name)!.push(await run(kind, handler, batch));
+  }
+  const ratio = (name: string) => cpu.get(name)!.map((x, i) => x / cpu.get('no telemetry')![i]!);
+  tables.push(
+    '',
+    `| ${kind} handler (memory store), build | CPU µs / request | ÷ no telemetry (per round) |`,
+    '|---|---:|---:|',
+    ...built.map(([name]) => `| ${name} | ${spread(cpu.get(name)!, 1)} | ${name === 'no telemetry' ? '1' : `${spread(ratio(name), 3)}`} |`),
+  );
+  medians.push(...built.filter(([name]) => name !== 'no telemetry').map(([name]) => `${kind} ${name} ${median(ratio(name)).toFixed(3)}`));
 }
-const ratio = (name: string) => cpu.get(name)!.map((x, i) => x / cpu.get('no telemetry')![i]!);
 await report([
   `bench/telemetry/in-process.ts${withSdk ? ' sdk' : ''}, ${machine()}.`,
-  `${rounds} rounds of ${batch} deliveries per build in rotated order, one process; ${withSdk ? 'SDK registered (batch processor, OTLP/HTTP) and each call in a SERVER span' : 'no SDK registered (@opentelemetry/api installed)'}. No telemetry: ${git(`rev-parse --short ${merged}^1`)}; today: ${git('rev-parse --short HEAD')}${git('status --porcelain src') === '' ? '' : ' with uncommitted changes'}.`,
-  '',
-  '| callback handler (memory store), build | CPU µs / delivery | ÷ no telemetry (per round) |',
-  '|---|---:|---:|',
-  ...handlers.map(([name]) => `| ${name} | ${spread(cpu.get(name)!, 1)} | ${name === 'no telemetry' ? '1' : `${spread(ratio(name), 3)}`} |`),
+  `${rounds} rounds of ${batch} requests per build and handler in rotated order, one process; ${withSdk ? 'SDK registered (batch processor, OTLP/HTTP) and each call in a SERVER span' : 'no SDK registered (@opentelemetry/api installed)'}. No telemetry: ${git(`rev-parse --short ${merged}^1`)}; today: ${git('rev-parse --short HEAD')}${git('status --porcelain src') === '' ? '' : ' with uncommitted changes'}.`,
+  ...tables,
 ].join('\n'));
-console.error(`median ratios: ${handlers.map(([name]) => `${name} ${median(ratio(name)).toFixed(3)}`).join(', ')}`);
+console.error(`median ratios: ${medians.join(', ')}`);
 process.exit(0);
