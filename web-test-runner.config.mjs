@@ -9,7 +9,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import puppeteer from 'puppeteer-core';
 import { chromiumLaunchOptions, firefoxLaunchOptions, selectedEngines, webkitOptions } from './test/support/browsers/engines.mjs';
-import { startWebKitDriver, webDriverLauncher, WebDriverSession } from './test/support/browsers/webdriver.mjs';
+import { webDriverLauncher, webKitDriver } from './test/support/browsers/webdriver.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
 import { distMiddleware, ssrPlugin } from './test/support/apps/ssr-render.mjs';
 import { heapPlugin } from './test/support/browsers/heap.mjs';
@@ -23,11 +23,11 @@ const launchers = {
     return webDriverLauncher({
       name: 'WebKit',
       async open() {
-        const process = await startWebKitDriver({ driver, xvfbRun });
+        const webkit = await webKitDriver({ driver, xvfbRun, capabilities });
         try {
-          return { session: await WebDriverSession.create(process.url, capabilities), stop: process.stop };
+          return { session: await webkit.session(), stop: webkit.stop };
         } catch (error) {
-          await process.stop();
+          await webkit.stop();
           throw error;
         }
       },

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { chromiumLaunchOptions, firefoxLaunchOptions, webkitOptions, type Engine } from './engines.mjs';
-import { startWebKitDriver, WebDriverSession, type ElementReference } from './webdriver.mjs';
+import { webKitDriver, type ElementReference } from './webdriver.mjs';
 import { poll } from '../poll.js';
 
 export const ENGINE_NAMES: Record<Engine, string> = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
@@ -207,13 +207,12 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
       close: () => browser.close(),
     };
   }
-  const { driver, xvfbRun, capabilities } = webkitOptions();
-  const driverProcess = await startWebKitDriver({ driver, xvfbRun });
-  const version = await WebDriverSession.create(driverProcess.url, capabilities).then(async (session) => {
+  const webkit = await webKitDriver(webkitOptions());
+  const version = await webkit.session().then(async (session) => {
     await session.delete();
     return String(session.capabilities['browserVersion']);
   }, async (error: unknown) => {
-    await driverProcess.stop();
+    await webkit.stop();
     throw error;
   });
   return {
@@ -221,7 +220,7 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
     version,
     // A session of its own per page: MiniBrowser starts afresh, with nothing stored.
     async newPage(viewport = DEFAULT_VIEWPORT) {
-      const session = await WebDriverSession.create(driverProcess.url, capabilities);
+      const session = await webkit.session();
       // The window holds a little more than its viewport: size it, then make up the difference.
       await session.setWindowSize(viewport.width, viewport.height);
       const inner = await session.execute<{ w: number; h: number }>('return { w: innerWidth, h: innerHeight }');
@@ -266,6 +265,6 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
         close: () => session.delete(),
       };
     },
-    close: () => driverProcess.stop(),
+    close: () => webkit.stop(),
   };
 }

@@ -1,5 +1,6 @@
 // Types for test/support/browsers/webdriver.mjs.
 export declare function startWebKitDriver(options: { driver: string; xvfbRun?: string }): Promise<{ url: string; stop(): Promise<void> }>;
+export declare function webKitDriver(options: { driver: string; xvfbRun?: string; capabilities: Record<string, unknown> }): Promise<{ session(): Promise<WebDriverSession>; stop(): Promise<void> }>;
 export declare const ELEMENT: 'element-6066-11e4-a52e-4f735466cecf';
 export type ElementReference = { [ELEMENT]: string };
 export declare class WebDriverSession {

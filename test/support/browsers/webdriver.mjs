@@ -57,6 +57,31 @@ export async function startWebKitDriver({ driver, xvfbRun = 'xvfb-run' }) {
   }
 }
 
+/** How long opening a session may take: MiniBrowser is up in a second or two, but once, on a busy
+ *  machine, a new session never answered (the fetch gave up after undici's 300 s). */
+const SESSION_MS = 60_000;
+
+/**
+ * WebKitWebDriver (startWebKitDriver) and its sessions: a session that does not open within SESSION_MS
+ * is asked for once more, of a driver started afresh (the stuck one stopped, with its browsers and
+ * its X server). The sessions of one driver are opened one after another, never two at once.
+ */
+export async function webKitDriver({ driver, xvfbRun, capabilities }) {
+  let current = await startWebKitDriver({ driver, xvfbRun });
+  return {
+    async session() {
+      try {
+        return await WebDriverSession.create(current.url, capabilities);
+      } catch {
+        await current.stop();
+        current = await startWebKitDriver({ driver, xvfbRun });
+        return WebDriverSession.create(current.url, capabilities);
+      }
+    },
+    stop: () => current.stop(),
+  };
+}
+
 /** Key names as web-test-runner's sendKeys gives them, as WebDriver's key codes. */
 const KEYS = { Escape: '\uE00C', Enter: '\uE007', Tab: '\uE004', Space: ' ', ArrowDown: '\uE015', ArrowUp: '\uE013' };
 
@@ -67,7 +92,7 @@ export const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 export class WebDriverSession {
   /** Opens a session on the driver at `driverUrl` with the capabilities that must match. */
   static async create(driverUrl, capabilities) {
-    const answer = await request(driverUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } });
+    const answer = await request(driverUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } }, SESSION_MS);
     return new WebDriverSession(driverUrl, answer.sessionId, answer.capabilities);
   }
 
@@ -132,11 +157,12 @@ export class WebDriverSession {
   }
 }
 
-async function request(base, method, path, body) {
+async function request(base, method, path, body, timeoutMs) {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
   });
   const { value } = await response.json();
   if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${value?.error} ${value?.message ?? ''}`.trim());
