@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { section } from '../../scripts/readme.js';
 import { distFile, root } from '../node/package/dist.js';
 import { builtSandbox, freePort, SANDBOX_MERCHANT, startRecipe, type RunningRecipe } from '../support/apps/recipes.js';
-import { launchBrowser } from './harness.js';
+import { launchBrowser, watchPage } from './harness.js';
 
 const ROOT = root.pathname;
 const readme = await readFile(new URL('README.md', root), 'utf8');
@@ -64,6 +64,7 @@ test("the README's server and element examples, word for word against the sandbo
     // The README's session stand-in: a cookie names the shopper, and ORDER-42 is alice's.
     await context.addCookies([{ name: 'shopper', value: 'alice', url: server.url }]);
     const page = await context.newPage();
+    const problems = watchPage(page);
     await page.addInitScript(() => {
       const seen: Array<{ type: string; detail: unknown }> = [];
       (window as unknown as { seen: typeof seen }).seen = seen;
@@ -88,6 +89,8 @@ test("the README's server and element examples, word for word against the sandbo
     await page.waitForFunction(() => (window as unknown as { seen: Array<{ type: string }> }).seen.some((e) => e.type === 'pay-form-error'), null, { timeout: 30_000 });
     assert.deepEqual((await seen()).find((e) => e.type === 'pay-form-error')?.detail, { code: 'order-paid', message: 'order already paid' });
     assert.equal(tokens(), before, 'no token request for the paid order');
+    // Besides the paid order's one refusal (the token route's 409, which the element reads as order-paid): nothing.
+    assert.deepEqual(problems.filter((p) => !/^HTTP 409 \S+\/api\/pay-token$/.test(p)), [], 'no page errors, console errors or failed requests');
   } finally {
     await context.close();
   }
