@@ -58,10 +58,15 @@ export const frameOf = (el: PayForm): HTMLIFrameElement | null => el.shadowRoot?
 
 export const typesOf = (events: Recorded[]): string[] => events.map((e) => e.type);
 
-export async function waitForEvent(events: Recorded[], type: string, message = `waiting for ${type}`): Promise<Recorded> {
+export async function waitForEvent(events: Recorded[], type: string, message = `waiting for ${type}`, timeout = 15000): Promise<Recorded> {
   // A hang guard, as long as the element's own load-timeout: a first cross-origin frame in a fresh
   // Firefox content process took over 8 s once on a busy machine.
-  await waitUntil(() => events.some((e) => e.type === type), message, { timeout: 15000 });
+  try {
+    await waitUntil(() => events.some((e) => e.type === type), message, { timeout });
+  } catch (error) {
+    // What came instead says why (an error event's code, or nothing at all).
+    throw new Error(`${String(error)}; events so far: ${JSON.stringify(events.map((e) => [e.type, e.detail]))}`);
+  }
   return events.find((e) => e.type === type) as Recorded;
 }
 
