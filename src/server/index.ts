@@ -77,6 +77,7 @@ export type {
   CallbackStore,
   ClaimStore,
   StatusStore,
+  StatusNews,
   AttemptStore,
   CallbackRecord,
   ClaimResult,

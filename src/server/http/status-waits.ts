@@ -7,7 +7,7 @@
 // last news: a page that asks again after its 204 (or a refused flood) costs no read. An entry stays
 // LINGER_MS after its last wait for that re-ask. A store without watch is read once per waiting order
 // every RECONCILE_MS, and at each ask.
-import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
+import { orderStatus, type OrderStatus, type StatusNews, type StatusStore } from '../stores/callback-store.js';
 
 /** How often a store without watch is read for each waiting order. */
 export const RECONCILE_MS = 1000;
@@ -86,11 +86,7 @@ export class StatusWaits {
     if (entry !== undefined && entry.waiters.length >= this.options.maxPerOrder) return 'order-full';
     if (entry === undefined) {
       const created: Entry = { orderRef, waiters: [], unwatch: undefined, reading: false, again: false, news: 0, known: [], idleSince: 0 };
-      created.unwatch = this.store.watch?.(orderRef, () => {
-        created.news++;
-        created.known.length = 0;
-        if (created.waiters.length > 0) this.#read(created);
-      });
+      created.unwatch = this.store.watch?.(orderRef, (news) => this.#heard(created, news));
       this.#entries.set(orderRef, (entry = created));
     }
     const deadline = Date.now() + Math.max(0, this.options.waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
@@ -117,6 +113,36 @@ export class StatusWaits {
   knownEmpty(orderRef: string, attempt: string | undefined): boolean {
     const entry = this.#entries.get(orderRef);
     return entry?.unwatch !== undefined && entry.known.includes(attempt ?? '');
+  }
+
+  /**
+   * News of the order. With what changed, the waits on that attempt are answered from it, waits on
+   * attempts already read as nothing from the payment it may carry, and only the rest (the order's
+   * current attempt, an attempt whose read is still to come) read; without, every attempt is read.
+   */
+  #heard(entry: Entry, news: StatusNews | undefined): void {
+    entry.news++;
+    if (news === undefined) {
+      entry.known.length = 0;
+      if (entry.waiters.length > 0) this.#read(entry);
+      return;
+    }
+    const changed = orderStatus(news);
+    let unread = false;
+    for (const waiter of [...entry.waiters]) {
+      const attempt = waiter.attempt;
+      if (attempt === news.attempt && changed !== undefined) this.#end(entry, waiter, changed);
+      else if (attempt === undefined) unread = true;
+      else if (news.paid !== undefined) {
+        // Paid: an attempt read as nothing now answers the payment; any other may hold its own success.
+        if (entry.known.includes(attempt)) this.#end(entry, waiter, news.paid);
+        else unread = true;
+      }
+    }
+    // Every other attempt's own status is unchanged: what was read as nothing still is, unless paid.
+    if (news.paid !== undefined) entry.known.length = 0;
+    else if (entry.known.includes(news.attempt)) entry.known.splice(entry.known.indexOf(news.attempt), 1);
+    if (unread) this.#read(entry);
   }
 
   /** Reads the entry's attempts once (again when news came during a read) and answers the waits it can. */

@@ -80,8 +80,19 @@ export interface StatusStore {
   status(orderRef: string, attempt?: string): Promise<OrderStatus | undefined>;
   /** Optional: calls `listener` when a status for the order may have been recorded, by any server, and
    *  whenever the store may have missed such news (a subscription that dropped: docs/stores.md);
-   *  answers the unsubscribe function. Without it the status handler reads each waiting order every second. */
-  watch?(orderRef: string, listener: () => void): () => void;
+   *  answers the unsubscribe function. With the recorded outcome as `news`, waits on that attempt are
+   *  answered without a read; without it, each waiting attempt is read. Without `watch` the status
+   *  handler reads each waiting order every second. */
+  watch?(orderRef: string, listener: (news?: StatusNews) => void): () => void;
+}
+
+/** What one recorded outcome changed, as the store holds it after the write: the attempt's own last
+ *  status and the order's payment. Every other attempt's own status is unchanged. */
+export interface StatusNews {
+  /** The attempt the callback was for ('' for a callback without one). */
+  attempt: string;
+  own: OrderStatus | undefined;
+  paid: OrderStatus | undefined;
 }
 
 /** The token answer a live attempt hands out again: its key or its redirect. */

@@ -1,6 +1,6 @@
 // The default store, for one process: finished callbacks and orders in Maps used as LRUs, in-flight
 // claims with a lease, and watchers told in-process.
-import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type Verdict } from './callback-store.js';
+import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type StatusNews, type Verdict } from './callback-store.js';
 import { dropIn, judgeIn, keepIn, recordIn, startIn, type AttemptBook } from './attempt-rules.js';
 import { Watchers } from './watchers.js';
 import { OldestFirst } from './oldest-first.js';
@@ -85,10 +85,15 @@ export class MemoryCallbackStore implements CallbackStore {
     const entry = this.#entries.get(key);
     this.#entries.delete(key);
     this.#entries.set(key, { state: 'finished', at: Date.now() });
-    if (callback.order_ref !== '' && callback.verdict !== undefined && callback.verdict.verdict !== 'foreign') recordIn(this.#touch(callback.order_ref), callback);
+    let news: StatusNews | undefined;
+    if (callback.order_ref !== '' && callback.verdict !== undefined && callback.verdict.verdict !== 'foreign') {
+      const order = this.#touch(callback.order_ref);
+      recordIn(order, callback);
+      news = { attempt: callback.attempt, own: order.outcomes.get(callback.attempt), paid: order.paid };
+    }
     if (entry?.state === 'in-flight') entry.end('finished');
     this.#oldEntries.trim(this.maxEntries);
-    if (callback.order_ref !== '') this.#watchers.notify(callback.order_ref);
+    if (callback.order_ref !== '') this.#watchers.notify(callback.order_ref, news);
   }
 
   async release(callback: CallbackRecord): Promise<void> {
@@ -127,7 +132,7 @@ export class MemoryCallbackStore implements CallbackStore {
     dropIn(this.#touch(orderRef), attempt);
   }
 
-  watch(orderRef: string, listener: () => void): () => void {
+  watch(orderRef: string, listener: (news?: StatusNews) => void): () => void {
     return this.#watchers.add(orderRef, listener);
   }
 

@@ -2,10 +2,10 @@
 // servers behind one callback URL (docs/stores.md). It talks to a connected client of node-redis or
 // ioredis through redis-connection.ts, so pay-form never imports either library (optional peer
 // dependencies) and its types do not need them; the same client can serve RedisPayoutLedger.
-import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type Verdict } from './callback-store.js';
+import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type StatusNews, type Verdict } from './callback-store.js';
 import { DROP, JUDGE, judgeArgs, KEEP, parseStart, parseVerdict, START, startArgs } from './redis-attempt-scripts.js';
-import { PAID_STATUS, parseStatusAnswer } from '../../service/checkout.js';
-import { StatusFeed } from './status-feed.js';
+import { PAID_STATUS } from '../../service/checkout.js';
+import { parseOrderStatus, StatusFeed } from './status-feed.js';
 import type { RedisClientLike } from './redis-client.js';
 import { redisConnection, type RedisConnection } from './redis-connection.js';
 import { resolveRedisOptions, type RedisOptions } from './redis-options.js';
@@ -46,6 +46,8 @@ return 1`);
 
 // finish: the callback done, its outcome for its attempt (a success is never overwritten; the payment
 // marks the order paid), and the news of it, in one step: a waiter that hears the news always finds it.
+// The news carries what the write left (the attempt's own outcome, the order's payment), so a waiting
+// request is answered without reading it back (status-feed.ts reads the message).
 // An outcome is the JSON of { status, invoice_id, extra? } in that order, so a success starts with the
 // same 20 characters. A foreign callback (judge) comes with the claim's key only: it touches no order.
 // ARGV: ttlMs, the attempt's field, the outcome's JSON, '1' for the order's payment, channel, order reference.
@@ -59,7 +61,8 @@ if KEYS[2] then
     redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
   end
   redis.call('PEXPIRE', KEYS[2], ARGV[1])
-  redis.call('PUBLISH', ARGV[5], ARGV[6])
+  local now = redis.call('HMGET', KEYS[2], ARGV[2], 'paid')
+  redis.call('PUBLISH', ARGV[5], '\\1' .. cjson.encode({ARGV[6], ARGV[2], now[1], now[2]}))
 end
 return 1`);
 
@@ -214,22 +217,12 @@ export class RedisCallbackStore implements CallbackStore {
    *  the subscription may have missed (status-feed.ts). An ordinary channel, not a sharded one: on a
    *  cluster PUBLISH reaches every node, so one subscription per process hears every order, and the
    *  messages are as many as callbacks, not waits (docs/stores.md, the status wait on a cluster). */
-  watch(orderRef: string, listener: () => void): () => void {
+  watch(orderRef: string, listener: (news?: StatusNews) => void): () => void {
     return this.#feed.watch(orderRef, listener);
   }
 
   /** Closes the subscriber connection (the client given is the caller's to close). */
   async close(): Promise<void> {
     this.#feed.close();
-  }
-}
-
-/** A verified status as stored: JSON of the status answer, read by the protocol's one parser; anything else reads as absent. */
-export function parseOrderStatus(text: unknown): OrderStatus | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    return parseStatusAnswer(JSON.parse(text)) ?? undefined;
-  } catch {
-    return undefined; // a foreign value under our key: no status
   }
 }

@@ -9,6 +9,8 @@
 // waiting order per reconcile, which only a dropped or silent subscription causes.
 import type { RedisConnection, RedisSubscription } from './redis-connection.js';
 import { Watchers } from './watchers.js';
+import type { OrderStatus, StatusNews } from './callback-store.js';
+import { parseStatusAnswer } from '../../service/checkout.js';
 
 /** How often a process checks that its subscription still hears: also the longest a missed message
  *  can delay an answer while the subscription is deaf. */
@@ -16,6 +18,20 @@ export const HEARTBEAT_MS = 5000;
 
 /** Pings start with NUL: no order reference the callback handler publishes does (checkout.ts). */
 const PING = '\u0000pay-form-ping:';
+/** News of a recorded outcome (redis-callback-store.ts, FINISH): \u0001 and the JSON of [order
+ *  reference, the attempt's field 'a:…', its outcome, the order's payment], each outcome JSON or false. */
+const NEWS = '\u0001';
+
+/** The order and what changed for it; undefined when the message is not news (an order reference alone). */
+function parseNews(message: string): [orderRef: string, news: StatusNews] | undefined {
+  try {
+    const [orderRef, field, own, paid] = JSON.parse(message.slice(1)) as unknown[];
+    if (typeof orderRef !== 'string' || typeof field !== 'string' || !field.startsWith('a:')) return undefined;
+    return [orderRef, { attempt: field.slice(2), own: parseOrderStatus(own), paid: parseOrderStatus(paid) }];
+  } catch {
+    return undefined;
+  }
+}
 
 export class StatusFeed {
   readonly #watchers = new Watchers();
@@ -34,7 +50,7 @@ export class StatusFeed {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  watch(orderRef: string, listener: () => void): () => void {
+  watch(orderRef: string, listener: (news?: StatusNews) => void): () => void {
     this.#start();
     const unwatch = this.#watchers.add(orderRef, listener);
     return () => {
@@ -77,6 +93,10 @@ export class StatusFeed {
   }
 
   #message(message: string): void {
+    if (message.startsWith(NEWS)) {
+      const news = parseNews(message);
+      if (news !== undefined) return this.#watchers.notify(...news);
+    }
     if (!message.startsWith(PING)) return this.#watchers.notify(message);
     if (message !== `${this.#ping}${this.#sent}`) return; // another process's ping, or an old one of ours
     this.#heard = true;
@@ -106,5 +126,15 @@ export class StatusFeed {
     this.#heard = false;
     const ping = `${this.#ping}${++this.#sent}`;
     this.redis.send(this.channel, ['PUBLISH', this.channel, ping]).catch((error: unknown) => this.onError(error));
+  }
+}
+
+/** A verified status as stored: JSON of the status answer, read by the protocol's one parser; anything else reads as absent. */
+export function parseOrderStatus(text: unknown): OrderStatus | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return parseStatusAnswer(JSON.parse(text)) ?? undefined;
+  } catch {
+    return undefined; // a foreign value under our key: no status
   }
 }

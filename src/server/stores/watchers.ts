@@ -3,7 +3,9 @@
 // The status handler keeps one listener per waiting order (status-waits.ts), however many requests wait
 // on it, so a message wakes one entry, not every request.
 
-type Listener = () => void;
+import type { StatusNews } from './callback-store.js';
+
+type Listener = (news?: StatusNews) => void;
 
 export class Watchers {
   /** One listener as itself (the usual case: one status handler), several in a Set. */
@@ -21,10 +23,11 @@ export class Watchers {
     };
   }
 
-  notify(requestId: string): void {
+  /** The order's listeners, told what changed when the store knows it. */
+  notify(requestId: string, news?: StatusNews): void {
     const held = this.#byId.get(requestId);
-    if (typeof held === 'function') held();
-    else for (const listener of held ?? []) listener();
+    if (typeof held === 'function') held(news);
+    else for (const listener of held ?? []) listener(news);
   }
 
   /** Every listener: news may have been missed (a subscription that dropped), so each order reads again. */

@@ -4,7 +4,7 @@
 // inside a describe(); each store `make` answers is another server on the same Redis.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CallbackRecord, CallbackStore, RedisCallbackStore, RedisCallbackStoreOptions } from '../../../src/server/index.js';
+import type { CallbackRecord, CallbackStore, RedisCallbackStore, RedisCallbackStoreOptions, StatusNews } from '../../../src/server/index.js';
 import { ask } from './attempt-contract.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,12 +49,14 @@ export function storeContract(make: (options?: RedisCallbackStoreOptions) => Pro
     assert.equal(await c.claim(k), 'in-flight');
   });
 
-  test('finish tells a watcher on another connection (pub/sub)', async () => {
+  test('finish tells a watcher on another connection (pub/sub) what it recorded', async () => {
     const [a, b] = [await make({ prefix: 't3:' }), await make({ prefix: 't3:' })];
-    const told = new Promise<void>((resolve) => b.watch('order-3', resolve));
+    // The first ping after subscribing tells every watcher to read (news it cannot vouch it heard): no news in it.
+    const told = new Promise<StatusNews | undefined>((resolve) => b.watch('order-3', (news) => news && resolve(news)));
     await sleep(200); // the subscriber connects on the first watch
-    await record(a, cb('inv-3', 'fail', 'order-3', await startedAttempt(a, 'order-3')));
-    await told;
+    const attempt = await startedAttempt(a, 'order-3');
+    await record(a, cb('inv-3', 'fail', 'order-3', attempt));
+    assert.deepEqual(await told, { attempt, own: { status: 'fail', invoice_id: 'inv-3' }, paid: undefined });
     await b.close();
   });
 }

@@ -141,6 +141,63 @@ describe('status waits', () => {
   });
 });
 
+/** A signed callback of `status` for the order's attempt, at `url`. */
+async function deliver(url: string, orderRef: string, attempt: string, invoice_id: string, status: 'success' | 'fail'): Promise<void> {
+  const payload = { invoice_id, request_id: `${orderRef}~${attempt}`, status, amount: 1500, currency: 'USD' };
+  const response = await fetch(`${url}/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...payload, signature: await sign(payload, SECRET) }),
+  });
+  assert.equal(response.status, 200, await response.text());
+}
+
+const askAttempt = (url: string, orderRef: string, attempt: string) =>
+  fetch(`${url}/status?order_ref=${encodeURIComponent(orderRef)}&attempt=${attempt}`).then(async (r) => ({ status: r.status, body: await r.text() }));
+
+/** Three waits on each of two orders' attempts at server B; a `fail` for one and a `success` for the
+ *  other delivered at server A: every wait answered its own attempt's outcome, and B read nothing for it. */
+async function newsAnswersWithoutReads(storeA: CallbackStore, storeB: CallbackStore, urlA: string): Promise<void> {
+  const { counts, spied } = counted(storeB);
+  const urlB = await shop(storeB, { store: spied, waitMs: 20_000 });
+  const failed = await storeA.startAttempt('order-news-fail', terms(1500));
+  const paid = await storeA.startAttempt('order-news-paid', terms(1500));
+  assert.ok(failed.state === 'started' && paid.state === 'started');
+  const waits = [failed, failed, failed, paid, paid, paid].map((start, i) => askAttempt(urlB, i < 3 ? 'order-news-fail' : 'order-news-paid', start.attempt));
+  await until('both orders are watched and read once', async () => counts.watches >= 2 && counts.reads >= 2);
+  await sleep(300);
+  const before = counts.reads;
+  await deliver(urlA, 'order-news-fail', failed.attempt, 'inv-news-fail', 'fail');
+  await deliver(urlA, 'order-news-paid', paid.attempt, 'inv-news-paid', 'success');
+  const answers = await Promise.all(waits);
+  assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200]);
+  for (const a of answers.slice(0, 3)) assert.deepEqual(JSON.parse(a.body), { status: 'fail', invoice_id: 'inv-news-fail' });
+  for (const a of answers.slice(3)) assert.deepEqual(JSON.parse(a.body), { status: 'success', invoice_id: 'inv-news-paid' });
+  assert.equal(counts.reads - before, 0, 'the news carried the outcomes: no read');
+}
+
+describe('status waits: news with the outcome', () => {
+  test('memory store: waits on an attempt are answered from the news, with no read', async () => {
+    const store = new MemoryCallbackStore();
+    await newsAnswersWithoutReads(store, store, await shop(store, { store }));
+  });
+
+  test('Redis, news published by another server: waits on an attempt are answered from the message, with no read', async () => {
+    const redis = await startRedis();
+    closers.push(() => redis.stop());
+    const [clientA, clientB] = [await connectedClient(redis.url), await connectedClient(redis.url)];
+    const storeA = new RedisCallbackStore(clientA, { prefix: 'news:' });
+    const storeB = new RedisCallbackStore(clientB, { prefix: 'news:' });
+    closers.push(async () => {
+      await storeB.close();
+      await storeA.close();
+      clientB.destroy();
+      clientA.destroy();
+    });
+    await newsAnswersWithoutReads(storeA, storeB, await shop(storeA, { store: storeA }));
+  });
+});
+
 describe('status waits on Redis: the reconcile', () => {
   test('a message lost while the subscriber was away: the waiting request is answered once the subscription is back', async () => {
     const redis = await startRedis();
