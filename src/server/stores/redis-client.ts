@@ -16,21 +16,21 @@ interface NodeRedisBatch<Words extends unknown[]> {
 export interface NodeRedisClientLike {
   /** false while the client is not connected: commands then fail at once instead of queueing. */
   readonly isReady?: boolean;
-  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  sendCommand(args: string[], options?: CommandOptions): Promise<unknown>;
   multi?(): NodeRedisBatch<[args: string[]]>;
 }
 
 /** A connected node-redis cluster client (`createCluster`): commands routed by their first key. */
 export interface NodeRedisClusterLike {
   readonly isReady: boolean;
-  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[], options?: CommandOptions): Promise<unknown>;
   multi(routing?: string): NodeRedisBatch<[firstKey: string, isReadonly: boolean, args: string[]]>;
 }
 
 /** A connected node-redis Sentinel client (`createSentinel`): commands go to the primary it found. */
 export interface NodeRedisSentinelLike {
   readonly isReady: boolean;
-  sendCommand(isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
+  sendCommand(isReadonly: boolean | undefined, args: string[], options?: CommandOptions): Promise<unknown>;
   multi(): NodeRedisBatch<[isReadonly: boolean, args: string[]]>;
 }
 
@@ -71,3 +71,14 @@ export type RedisClientLike =
   | WithSubscriber<NodeRedisClusterLike>
   | WithSubscriber<NodeRedisSentinelLike>
   | IoredisLike;
+
+/** The command options pay-form gives node-redis: `timeout` undefined (its own default is a signal per
+ *  command) and an `abortSignal` it drops an unwritten command on (redis-connection.ts). */
+export interface CommandOptions {
+  timeout?: number | undefined;
+  abortSignal?: {
+    readonly aborted: boolean;
+    addEventListener(type: 'abort', listener: () => void): void;
+    removeEventListener(type: 'abort', listener: () => void): void;
+  };
+}

@@ -25,7 +25,7 @@ export interface RedisConnection {
   readonly topology: RedisTopology;
   /** false while the client cannot send now: commands then fail at once rather than queue. */
   ready(): boolean;
-  /** One command, sent to the node holding `key`'s slot; node-redis drops it unsent after `timeoutMs`. */
+  /** One command, sent to the node holding `key`'s slot; node-redis drops it unsent after `timeoutMs` (and up to 0.1 s more). */
   send(key: string, args: readonly string[], timeoutMs?: number): Promise<unknown>;
   /** Commands written together on one connection to the node holding `key`'s slot: their replies in
    *  order, or the first error one of them got. WAIT counts the writes of its own connection only, so a
@@ -92,7 +92,54 @@ function nodeRedisSubscribe(
 }
 
 type Subscribable = { readonly isReady?: boolean; duplicate?(): RedisSubscriberLike };
-type Timeout = { timeout: number } | undefined;
+type Timeout = { abortSignal: CommandDeadline; timeout: undefined } | undefined;
+
+/** How long the commands that share one deadline may be sent apart. */
+const SHARED_MS = 100;
+
+/**
+ * What node-redis asks of a command's `abortSignal` (read `aborted`, add and remove an `abort` listener),
+ * shared by the commands sent within SHARED_MS with the same limit and aborted once that limit has passed
+ * for the last of them (at most SHARED_MS late): node-redis drops a command still unwritten then, as its
+ * own `timeout` option does. That option (on by default, 5 s) makes an AbortSignal, a timer and, when the
+ * timer fires whether the command was written or not, a DOMException per command: about a tenth of a
+ * callback's CPU under load (docs/performance.md, Open checkouts). A Set, not an EventTarget: no
+ * listener limit to warn about, and a listener removed in constant time.
+ */
+class CommandDeadline {
+  aborted = false;
+  readonly #listeners = new Set<() => void>();
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.delete(listener);
+  }
+
+  abort(): void {
+    this.aborted = true;
+    for (const listener of this.#listeners) listener();
+    this.#listeners.clear();
+  }
+}
+
+/** The deadline a command with `timeoutMs` joins now. */
+function sharedDeadlines(): (timeoutMs: number) => CommandDeadline {
+  const current = new Map<number, { until: number; deadline: CommandDeadline }>();
+  return (timeoutMs) => {
+    const now = Date.now();
+    let held = current.get(timeoutMs);
+    if (held === undefined || now >= held.until) {
+      const deadline = new CommandDeadline();
+      setTimeout(() => deadline.abort(), timeoutMs + SHARED_MS).unref?.();
+      held = { until: now + SHARED_MS, deadline };
+      current.set(timeoutMs, held);
+    }
+    return held.deadline;
+  };
+}
 
 /** node-redis's three clients differ only in how a command names its route. */
 function nodeRedis(
@@ -101,10 +148,11 @@ function nodeRedis(
   send: (key: string, args: string[], options: Timeout) => Promise<unknown>,
   batch: (key: string, commands: string[][]) => Promise<unknown[]>,
 ): RedisConnection {
+  const deadline = sharedDeadlines();
   return {
     topology,
     ready: () => client.isReady !== false,
-    send: (key, args, timeout) => send(key, [...args], timeout === undefined ? undefined : { timeout }),
+    send: (key, args, timeout) => send(key, [...args], timeout === undefined ? undefined : { abortSignal: deadline(timeout), timeout: undefined }),
     pipeline: (key, commands) => pipelined(() => batch(key, commands.map((args) => [...args]))),
     subscribe: (channel, listener, onError, onReconnect) => nodeRedisSubscribe(client, channel, listener, onError, onReconnect),
   };

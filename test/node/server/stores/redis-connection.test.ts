@@ -5,6 +5,7 @@
 // as on node-redis's. The cluster and Sentinel clients' contracts run in test/node/redis-topologies/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { createClient, createCluster, createSentinel } from 'redis';
 import { Cluster, Redis } from 'ioredis';
 import {
@@ -22,6 +23,8 @@ import { connectRedis, type ConnectedRedis } from '../../../support/redis/redis-
 import { ledgerContract } from '../../../support/contracts/ledger-contract.js';
 import { storeContract } from '../../../support/contracts/store-contract.js';
 import { happyService, MERCHANT, PAYOUT, SECRET, startService } from '../../../support/servers/service.js';
+import { redisConnection } from '../../../../src/server/stores/redis-connection.js';
+import { until } from '../../../support/poll.js';
 
 let redis: RedisServer;
 let ioredis: ConnectedRedis;
@@ -116,3 +119,48 @@ export function refusesOtherObjects(): void {
   // @ts-expect-error: a ledger-only client (no duplicate) cannot serve the store's pub/sub
   new RedisCallbackStore({ sendCommand: async (_args: string[]) => null });
 }
+
+describe('node-redis commands with a time limit', () => {
+  test('a command still unwritten at its limit is dropped, never run late after the reconnect; no warning for many at once', async () => {
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    // The client reaches Redis through a relay that stops listening while the test needs it away, so
+    // its reconnects are refused and it queues commands meanwhile (node-redis's offline queue).
+    const relay = net.createServer((socket) => {
+      const upstream = net.connect(redis.port, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    const listen = (port: number) => new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+    await listen(0);
+    const port = (relay.address() as net.AddressInfo).port;
+    const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: () => 50 } });
+    client.on('error', () => undefined);
+    await client.connect();
+    const killer = createClient({ url: redis.url });
+    await killer.connect();
+    try {
+      const connection = redisConnection(client)!;
+      // 200 commands sharing limits, written at once: fine, and nothing warns of listeners.
+      const many = await Promise.all(Array.from({ length: 200 }, (_, i) => connection.send(`k${i}`, ['SET', `k${i}`, 'v'], 500)));
+      assert.ok(many.every((reply) => reply === 'OK'));
+      relay.close();
+      await killer.sendCommand(['CLIENT', 'KILL', 'ID', String(await client.sendCommand(['CLIENT', 'ID']))]);
+      await until('the client knows its connection is gone', async () => !client.isReady);
+      const late = connection.send('dropped', ['SET', 'dropped', 'late'], 200);
+      await assert.rejects(late, /aborted/);
+      await listen(port);
+      await until('the client is back', async () => client.isReady, 10_000);
+      assert.equal(await killer.sendCommand(['GET', 'dropped']), null, 'the dropped command never ran');
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings.map((w) => w.message), []);
+    } finally {
+      process.off('warning', warned);
+      client.destroy();
+      killer.destroy();
+      relay.close();
+    }
+  });
+});
