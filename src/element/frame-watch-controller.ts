@@ -68,12 +68,12 @@ export class FrameWatchController implements ReactiveController {
   }
 
   hostConnected(): void {
-    window.addEventListener('message', this);
+    addEventListener('message', this);
     document.addEventListener('securitypolicyviolation', this);
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('message', this);
+    removeEventListener('message', this);
     document.removeEventListener('securitypolicyviolation', this);
   }
 
