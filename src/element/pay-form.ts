@@ -2,7 +2,7 @@
 import type { PropertyValues } from '@lit/reactive-element';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
 import { baseFor, checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
-import { FocusReturnController } from './focus-return-controller.js';
+import { focusReturn } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { languageOf, textOf } from './language.js';
 import { isResultStatus, type ResultStatus } from './result.js';
@@ -55,7 +55,7 @@ export class PayForm extends PayFormProperties {
   #error?: PayFormTextKey | null;
   /** The frame in the shadow root; differs from the watched frame until the next update. */
   #shown?: Frame | null;
-  readonly #focus = new FocusReturnController(this);
+  readonly #focus = focusReturn(this);
   readonly #token = new TokenController(this, {
     answered: () => this.#run(),
     failed: (message) => this.#fail('token-request-failed', message),
