@@ -100,6 +100,24 @@ const litCssTag: Plugin = {
   },
 };
 
+/**
+ * Lit's hook for its polyfill-support.js, cut from reactive-element.js in the page builds only: that script
+ * is for engines without native shadow DOM (ShadyDOM and ShadyCSS), which the bundles do not run in (their
+ * class static blocks need engines with shadow DOM and constructed sheets), and scripts/lit-css-tag.ts has
+ * no `<style>` for ShadyCSS to scope anyway. Exact text of the pinned Lit (2.1.2): a Lit whose text differs
+ * fails the build rather than keep the hook unnoticed. The npm modules keep Lit as it is.
+ */
+const LIT_POLYFILL_HOOK = ['p=a.reactiveElementPolyfillSupport,', 'p?.({ReactiveElement:y}),'];
+const litPolyfillHook: Plugin = {
+  name: 'pay-form:lit-polyfill-hook',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/@lit/reactive-element/reactive-element.js')) return null;
+    for (const text of LIT_POLYFILL_HOOK) if (code.split(text).length !== 2) throw new Error(`build: Lit's reactive-element.js no longer holds ${text} once`);
+    return LIT_POLYFILL_HOOK.reduce((out, text) => out.replace(text, ''), code);
+  },
+};
+
 /** The minified browser build of an element entry (`input`, under src/), as a page gets it (not lib
  *  mode: Vite keeps white space in lib-mode ES output, and these files are for pages, not bundlers). */
 function pageBuild(
@@ -112,7 +130,7 @@ function pageBuild(
     ...quiet,
     mode: 'production',
     resolve: { conditions: ['module', 'browser', 'production'] },
-    plugins: [litCssTag, internalProps],
+    plugins: [litCssTag, litPolyfillHook, internalProps],
     build: {
       outDir: 'dist',
       emptyOutDir: false,
