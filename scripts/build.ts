@@ -67,11 +67,12 @@ export async function buildModules(): Promise<void> {
  * return page's script). A name listed here must stay internal (test/browser/bundle.test.ts and the e2e
  * tests run the bundles). The npm modules keep the names as written.
  */
-const INTERNAL_PROPS = 'value frame stop failed settled iframe on shown request node lost timers running ready begin back answered watch clear ask reached'.split(' ');
+const INTERNAL_PROPS = 'value frame stop answer settled failed on iframe down shown node lost timers running hasResult resulted ready begin before back answered watch request reached clear ask'.split(' ');
 // Most used first (INTERNAL_PROPS is in that order), lower-case single letters, which gzip well beside the
-// minified variables; not l, o or t, which Lit's own minified properties use (on its own objects, but
-// sharing no name is the simpler rule).
-const SHORT_NAMES = 'eacbdfghijkmnpqrsuvwxyz';
+// minified variables, then upper-case; never l or C, the only one-letter properties of Lit's ReactiveElement
+// (its initializers and a method: on its own objects, but sharing no name is the simpler rule). lit-html's
+// o and t are not in these bundles.
+const SHORT_NAMES = 'eacbdfghijkmnpqrsuvwxyzotE';
 if (INTERNAL_PROPS.length > SHORT_NAMES.length) throw new Error('build: more internal property names than short names');
 const internalPropsCache = Object.fromEntries(INTERNAL_PROPS.map((name, i) => [name, SHORT_NAMES.charAt(i)]));
 const internalProps: Plugin = {

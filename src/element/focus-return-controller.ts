@@ -7,7 +7,7 @@ import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-e
 
 export interface FocusReturn extends ReactiveController {
   /** What had focus when the form last started loading (<body> when nothing had), set by the host. */
-  opener?: Element | null;
+  before?: Element | null;
   /** Set by the host when it removes the form or an error comes: focus may fall to <body>. */
   lost?: boolean;
 }
@@ -16,7 +16,7 @@ export interface FocusReturn extends ReactiveController {
 export function focusReturn(host: ReactiveControllerHost & HTMLElement): FocusReturn {
   const focus: FocusReturn = {
     hostUpdated() {
-      const opener = focus.opener as HTMLElement | null | undefined;
+      const opener = focus.before as HTMLElement | null | undefined;
       if (!focus.lost) return;
       focus.lost = false;
       if (!opener || document.activeElement !== document.body) return;
