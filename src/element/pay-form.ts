@@ -1,7 +1,7 @@
 // The <pay-form> element; pay-form-define.ts registers it, so `pay-form/element` can export the class alone.
 import type { PropertyValues } from '@lit/reactive-element';
 import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
-import { baseFor, checkRedirectUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
+import { baseFor, checkHttpUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { focusReturn } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { languageOf, textOf } from './language.js';
@@ -195,8 +195,9 @@ export class PayForm extends PayFormProperties {
   }
 
   #redirectTo(raw: string): void {
-    const checked = checkRedirectUrl(raw);
-    if (checked.ok) this.#navigate(checked.value);
+    // checkRedirectUrl's rule, its URL's href read here: its wrapper would cost the bundle 15 B of gzip.
+    const checked = checkHttpUrl(raw, 'invalid-redirect-url', 'redirect-url');
+    if (checked.ok) this.#navigate(checked.value.href);
     else this.#fail(checked.code, checked.message);
   }
 
