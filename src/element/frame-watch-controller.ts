@@ -79,7 +79,7 @@ export class FrameWatchController implements ReactiveController {
 
   /** The host removed the frame: its late loads, checks and messages now find it no longer on show. */
   clear(): void {
-    for (const timer of this.frame?.timers ?? []) clearTimeout(timer);
+    this.frame?.timers.forEach(clearTimeout);
     (this as Writable).frame = null;
   }
 
