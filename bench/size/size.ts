@@ -15,8 +15,8 @@ const KIB = 1024;
  * docs/performance.md ("Size") says why it is where it is. The element without Lit has no budget of its own.
  * The goal stays 7.5 KiB (7.75 KiB with the money-safety exception); this round's features (one payment
  * per order, the network, the language, the popup hook, the leak fixes) took the bundles past it, so
- * this is a ratchet a little above what they are now (8,062 B IIFE, 8,158 B ES), lowered as code wins
- * bytes back, not a new goal.
+ * this is a ratchet a little above what they are now (7,925 B IIFE, within 7,936 B; 8,033 B ES, not yet),
+ * lowered as code wins bytes back, not a new goal: to 7,936 B once the ES module fits too.
  */
 export const BUNDLE_GOAL = 7.5 * KIB;
 export const BUNDLE_BUDGET = 8 * KIB;

@@ -5,27 +5,28 @@
 // that the removed nodes are gone; a modal shown in the same update has taken focus already.
 import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
 
-export class FocusReturnController implements ReactiveController {
+export interface FocusReturn extends ReactiveController {
   /** What had focus when the form last started loading (<body> when nothing had), set by the host. */
-  declare opener?: Element | null;
+  before?: Element | null;
   /** Set by the host when it removes the form or an error comes: focus may fall to <body>. */
-  declare lost?: boolean;
-  readonly #host: ReactiveControllerHost & HTMLElement;
+  lost?: boolean;
+}
 
-  constructor(host: ReactiveControllerHost & HTMLElement) {
-    (this.#host = host).addController(this);
-  }
-
-  hostUpdated(): void {
-    const host = this.#host;
-    const opener = this.opener as HTMLElement | null | undefined;
-    if (!this.lost) return;
-    this.lost = false;
-    if (!opener || document.activeElement !== document.body) return;
-    opener.focus();
-    if (document.activeElement === opener) return;
-    host.tabIndex = -1;
-    host.addEventListener('blur', () => host.removeAttribute('tabindex'), { once: true });
-    host.focus();
-  }
+/** The controller, added to `host`: a plain object, not a class, for the bundle's size. */
+export function focusReturn(host: ReactiveControllerHost & HTMLElement): FocusReturn {
+  const focus: FocusReturn = {
+    hostUpdated() {
+      const opener = focus.before as HTMLElement | null | undefined;
+      if (!focus.lost) return;
+      focus.lost = false;
+      if (!opener || document.activeElement !== document.body) return;
+      opener.focus();
+      if (document.activeElement === opener) return;
+      host.tabIndex = -1;
+      host.addEventListener('blur', () => host.removeAttribute('tabindex'), { once: true });
+      host.focus();
+    },
+  };
+  host.addController(focus);
+  return focus;
 }

@@ -20,7 +20,7 @@ export interface Frame {
   /** The reachability check: settles when it has answered, or had no answer in time. */
   reached?: Promise<unknown>;
   /** A result message came from it. */
-  result?: boolean;
+  hasResult?: boolean;
   /** Reported ready: it loaded, not about:blank, and the service answered (or a result came, which says as much). */
   shown?: boolean;
   /** Its load time limit and checks, cleared when it goes, so a removed frame is not kept until they fire. */
@@ -31,7 +31,7 @@ export type FrameErrorCode = 'csp-blocked' | 'load-timeout' | 'service-unreachab
 
 export interface FrameWatchCallbacks {
   /** A result message came from the frame's window, from an accepted origin. */
-  result(status: ResultStatus): void;
+  resulted(status: ResultStatus): void;
   /** The frame loaded and the service answers: what it shows is the form. */
   ready(frame: Frame): void;
   /** The frame will not show the form: the page's CSP blocked it, it did not load in time, or the service is unreachable. */
@@ -68,18 +68,18 @@ export class FrameWatchController implements ReactiveController {
   }
 
   hostConnected(): void {
-    window.addEventListener('message', this);
+    addEventListener('message', this);
     document.addEventListener('securitypolicyviolation', this);
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('message', this);
+    removeEventListener('message', this);
     document.removeEventListener('securitypolicyviolation', this);
   }
 
   /** The host removed the frame: its late loads, checks and messages now find it no longer on show. */
   clear(): void {
-    for (const timer of this.frame?.timers ?? []) clearTimeout(timer);
+    this.frame?.timers.forEach(clearTimeout);
     (this as Writable).frame = null;
   }
 
@@ -135,7 +135,7 @@ export class FrameWatchController implements ReactiveController {
 
   /** Reports a failure of the frame on show, unless a result has come. */
   #check(frame: Frame, code: FrameErrorCode, message: string): void {
-    if (this.frame === frame && !frame.result) this.#on.failed(frame, code, message);
+    if (this.frame === frame && !frame.hasResult) this.#on.failed(frame, code, message);
   }
 
   handleEvent(event: Event): void {
@@ -143,14 +143,14 @@ export class FrameWatchController implements ReactiveController {
     if (!frame) return;
     if (event instanceof MessageEvent) {
       const source = frame.iframe.contentWindow;
-      if (frame.result || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
+      if (frame.hasResult || source == null || event.source !== source || !accepts(this.#host.allowedOrigins, event.origin)) return;
       const message = parseResult(event.data);
       if (message === null) return;
       // A page of the service's flow posted it, so the form was there: ready comes first, even when
       // the frame has fired no load (a page that navigates at once never does).
       this.#ready(frame);
-      frame.result = true;
-      return this.#on.result(message.status);
+      frame.hasResult = true;
+      return this.#on.resulted(message.status);
     }
     const { effectiveDirective, blockedURI } = event as SecurityPolicyViolationEvent;
     if (httpOrigin(blockedURI) !== frame.origin) return;

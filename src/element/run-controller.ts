@@ -11,7 +11,7 @@ export class RunController<Callbacks> implements ReactiveController {
   #run?: AbortController | null;
   /** The browser is offline, and when it came back (the settle controller listens): a time limit never runs out
    *  offline, nor within its own length of the network's return, so a wait cut by an outage gets a fair chance. */
-  declare offline?: boolean;
+  declare down?: boolean;
   declare back?: number;
 
   constructor(
@@ -43,7 +43,7 @@ export class RunController<Callbacks> implements ReactiveController {
     };
     // Offline (or just back) the limit is put off, not run out; a stopped run leaves no timer behind
     // (a removed element would otherwise be kept until it fires).
-    const expire = () => (this.#run === run && (this.offline || Date.now() - this.back! < ms) ? (timer = setTimeout(expire, ms)) : end(timedOut, true));
+    const expire = () => (this.#run === run && (this.down || Date.now() - this.back! < ms) ? (timer = setTimeout(expire, ms)) : end(timedOut, true));
     let timer = setTimeout(expire, ms);
     run.signal.onabort = () => clearTimeout(timer);
     return [run.signal, end];

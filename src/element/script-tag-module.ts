@@ -6,19 +6,18 @@ import { SHIPPED_LANGUAGES } from '../service/language.js';
 
 export { PayForm } from './pay-form-define.js';
 
+// Not written inline in new URL(): Vite would take `new URL(`…${tag}…`, import.meta.url)` for an asset glob.
 const base = import.meta.url;
 
-fetchLanguagesWith((tag, done) => {
+fetchLanguagesWith(async (tag, done) => {
   // A language without texts of its own, or a failed fetch, is English from then on: asked once.
   if (SHIPPED_LANGUAGES.test(tag)) {
     // Beside this module, as the browser resolves it (a URL the bundler leaves alone: nothing to bundle or
-    // preload); in a promise, so a base no URL can follow (a blob: bundle) is a failed fetch, not a throw.
-    Promise.resolve()
-      .then(() => import(new URL(`pay-form.${tag}.js`, base).href))
-      .catch(() => {})
-      .then(() => {
-        (globalThis.PayFormLanguages ??= {})[tag] ??= {};
-        done();
-      });
+    // preload); inside the try, so a base no URL can follow (a blob: bundle) is a failed fetch, not a throw.
+    try {
+      await import(new URL(`pay-form.${tag}.js`, base).href);
+    } catch {}
+    (globalThis.PayFormLanguages ??= {})[tag] ??= {};
+    done();
   }
 });

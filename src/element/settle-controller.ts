@@ -37,7 +37,7 @@ export class SettleController extends RunController<SettleCallbacks> {
   #pause?: ReturnType<typeof setTimeout>;
 
   hostConnected(): void {
-    this.offline = !navigator.onLine;
+    this.down = !navigator.onLine;
     addEventListener('online', this);
     addEventListener('offline', this);
   }
@@ -51,7 +51,7 @@ export class SettleController extends RunController<SettleCallbacks> {
   /** `online` and `offline` on the window: the element says so, and a wait resumes as soon as the network is back. */
   handleEvent({ type }: Event): void {
     this.host.requestUpdate();
-    if (!(this.offline = type === 'offline')) {
+    if (!(this.down = type === 'offline')) {
       this.back = Date.now();
       this.#wake?.(true);
     }
@@ -134,7 +134,7 @@ export class SettleController extends RunController<SettleCallbacks> {
       if (
         await new Promise((resolve) => {
           this.#wake = resolve;
-          if (!this.offline) this.#pause = setTimeout(resolve, Math.min(wait, MAX_WAIT_MS) * (0.75 + Math.random() / 2));
+          if (!this.down) this.#pause = setTimeout(resolve, Math.min(wait, MAX_WAIT_MS) * (0.75 + Math.random() / 2));
         })
       )
         failures = 0;

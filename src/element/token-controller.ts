@@ -19,15 +19,15 @@ export interface FetchTokenContext {
 export type FetchToken = (context: FetchTokenContext) => Promise<TokenAnswer>;
 
 export interface TokenCallbacks {
-  /** An answer arrived for the current request; `status` now holds it. */
+  /** An answer arrived for the current request; `answer` now holds it. */
   answered(): void;
-  /** The current request failed or timed out; `status` is now `error`. */
+  /** The current request failed or timed out; `answer` is now `error`. */
   failed(message: string): void;
 }
 
 export class TokenController extends RunController<TokenCallbacks> {
   /** Unset until asked, then `loading`, the answer, or `error`: the element's state while there is no answer to act on. */
-  declare status?: TokenAnswer | 'loading' | 'error';
+  declare answer?: TokenAnswer | 'loading' | 'error';
 
   /**
    * Runs fetchToken when set, else POSTs `{"order_ref": ..., "language": ...}` to token-url (the order
@@ -38,12 +38,12 @@ export class TokenController extends RunController<TokenCallbacks> {
   async request(fetchToken: FetchToken | null, tokenUrl: string | null, orderRef: string | null, ms: number, language: string): Promise<void> {
     const source = fetchToken ? 'fetchToken' : 'token-url';
     const failed = (message: string) => () => {
-      this.status = 'error';
+      this.answer = 'error';
       this.on.failed(message);
     };
     // Without a limit a token endpoint that never answers leaves the user before a spinner for good.
     const [signal, end] = this.begin(ms, failed(`no token in ${ms} ms`));
-    this.status = 'loading';
+    this.answer = 'loading';
     let data: unknown;
     try {
       if (fetchToken) data = await fetchToken({ orderRef, language, signal });
@@ -68,7 +68,7 @@ export class TokenController extends RunController<TokenCallbacks> {
     end(
       answer
         ? () => {
-            this.status = answer;
+            this.answer = answer;
             this.on.answered();
           }
         : failed(`${source} gave no key or redirect_url`),
@@ -78,6 +78,6 @@ export class TokenController extends RunController<TokenCallbacks> {
   /** Aborts a pending request and drops any answer: the next decision asks again (a new connection is a new checkout). */
   override stop(): void {
     super.stop();
-    this.status = undefined;
+    this.answer = undefined;
   }
 }
