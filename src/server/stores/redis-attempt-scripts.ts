@@ -41,20 +41,26 @@ return 'kept'`);
 export const DROP = new RedisScript(`if redis.call('HEXISTS', KEYS[1], 't:' .. ARGV[1]) == 1 then redis.call('HSET', KEYS[1], 'x:' .. ARGV[1], '1') end
 return 1`);
 
-// ARGV: attempt, invoice, '1' for a success, terms, ttlMs.
-export const JUDGE = new RedisScript(`if redis.call('HEXISTS', KEYS[1], 't:' .. ARGV[1]) == 0 then return {'foreign'} end
-if ARGV[3] ~= '1' then
-  redis.call('HSET', KEYS[1], 'e:' .. ARGV[1], '1')
+// The judgement on the order's hash `hash`, its arguments from ARGV[first]: attempt, invoice, '1' for a
+// success, terms, ttlMs. Alone (JUDGE), and after a claim in the same script (redis-callback-store.ts).
+export const judgeLua = (hash: string, first: number): string => {
+  const [attempt, invoice, success, terms, ttl] = [0, 1, 2, 3, 4].map((n) => `ARGV[${first + n}]`);
+  return `if redis.call('HEXISTS', ${hash}, 't:' .. ${attempt}) == 0 then return {'foreign'} end
+if ${success} ~= '1' then
+  redis.call('HSET', ${hash}, 'e:' .. ${attempt}, '1')
   return {'attempt'}
 end
-local payer = redis.call('HGET', KEYS[1], 'payer')
-if payer == ARGV[2] then return {'payment'} end
+local payer = redis.call('HGET', ${hash}, 'payer')
+if payer == ${invoice} then return {'payment'} end
 if payer then return {'extra', 'order-paid', payer} end
-if redis.call('HEXISTS', KEYS[1], 'x:' .. ARGV[1]) == 1 then return {'extra', 'superseded'} end
-if redis.call('HGET', KEYS[1], 'm:' .. ARGV[1]) ~= ARGV[4] then return {'extra', 'other-terms'} end
-redis.call('HSET', KEYS[1], 'payer', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return {'payment'}`);
+if redis.call('HEXISTS', ${hash}, 'x:' .. ${attempt}) == 1 then return {'extra', 'superseded'} end
+if redis.call('HGET', ${hash}, 'm:' .. ${attempt}) ~= ${terms} then return {'extra', 'other-terms'} end
+redis.call('HSET', ${hash}, 'payer', ${invoice})
+redis.call('PEXPIRE', ${hash}, ${ttl})
+return {'payment'}`;
+};
+
+export const JUDGE = new RedisScript(judgeLua('KEYS[1]', 1));
 
 export function startArgs(request: AttemptRequest, ttlMs: number): string[] {
   return [request.attempt, terms(request.amount, request.currency), String(request.lifetimeMs), String(request.obtainMs), String(ttlMs)];

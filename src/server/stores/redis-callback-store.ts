@@ -3,7 +3,7 @@
 // ioredis through redis-connection.ts, so pay-form never imports either library (optional peer
 // dependencies) and its types do not need them; the same client can serve RedisPayoutLedger.
 import { claimKey, orderStatus, type AttemptRequest, type AttemptStart, type CallbackRecord, type CallbackStore, type ClaimResult, type KeptToken, type OrderStatus, type StatusNews, type Verdict } from './callback-store.js';
-import { DROP, JUDGE, judgeArgs, KEEP, parseStart, parseVerdict, START, startArgs } from './redis-attempt-scripts.js';
+import { DROP, JUDGE, judgeArgs, judgeLua, KEEP, parseStart, parseVerdict, START, startArgs } from './redis-attempt-scripts.js';
 import { PAID_STATUS } from '../../service/checkout.js';
 import { parseOrderStatus, StatusFeed } from './status-feed.js';
 import type { RedisClientLike } from './redis-client.js';
@@ -31,12 +31,28 @@ export interface RedisCallbackStoreOptions extends RedisOptions {
 // the lease. The claim's value is this claim's own token, so release() frees only its own claim. A
 // token already released (KEYS[2]) takes nothing: its caller gave up, and a client that sends commands
 // again after reconnecting (ioredis does) can deliver the claim after its release.
-const CLAIM = new RedisScript(`if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 'in-flight' end
+const CLAIM_LUA = `if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 'in-flight' end
 local v = redis.call('GET', KEYS[1])
 if v == 'done' then return 'finished' end
 if v then return 'in-flight' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 'claimed'`);
+return 'claimed'`;
+const CLAIM = new RedisScript(CLAIM_LUA);
+
+// A callback for an order: the claim and, when it claims, the judgement (KEYS[3], the order's hash;
+// ARGV[3…], judgeArgs) in one round trip, answered as { 'claimed', verdict… } or { claim's answer }. A
+// judgement whose claim is released stands: judged again, the same invoice gets the same verdict.
+const CLAIM_AND_JUDGE = new RedisScript(`local function claim()
+${CLAIM_LUA}
+end
+local claimed = claim()
+if claimed ~= 'claimed' then return {claimed} end
+local function judge()
+${judgeLua('KEYS[3]', 3)}
+end
+local verdict = judge()
+table.insert(verdict, 1, 'claimed')
+return verdict`);
 
 // ARGV: token, ttlMs (how long the release is remembered).
 const RELEASE = new RedisScript(`redis.call('SADD', KEYS[2], ARGV[1])
@@ -86,6 +102,8 @@ export class RedisCallbackStore implements CallbackStore {
   readonly #redis: RedisConnection;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #tokens = new Map<string, string>();
+  /** Verdicts judged with their claim, until judge() takes them (or the claim ends). */
+  readonly #verdicts = new Map<string, Verdict>();
   readonly #feed: StatusFeed;
 
   constructor(client: RedisClientLike, options: RedisCallbackStoreOptions = {}) {
@@ -136,13 +154,17 @@ export class RedisCallbackStore implements CallbackStore {
   async claim(callback: CallbackRecord): Promise<ClaimResult> {
     const keys = this.#claimKeys(callback);
     const token = `in-flight:${crypto.randomUUID()}`;
+    // An order's callback is judged in the claim's script, one round trip fewer; judge() hands it over.
+    const withOrder = callback.order_ref !== '';
     // Unbounded: node-redis would drop it unsent at a limit. Sent again until taken: a claim that ran on
     // a primary which died before answering is held by its replica now, for the lease otherwise.
     const release = () => sendUntilTaken(() => RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)]), this.leaseMs);
     let answer: unknown;
     let kept: boolean;
     try {
-      [answer, kept] = await this.#durable(CLAIM, keys, [token, String(this.leaseMs)]);
+      [answer, kept] = withOrder
+        ? await this.#durable(CLAIM_AND_JUDGE, [...keys, this.#hash(callback.order_ref)], [token, String(this.leaseMs), ...this.#judgeArgs(callback)])
+        : await this.#durable(CLAIM, keys, [token, String(this.leaseMs)]);
     } catch (error) {
       // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
       // the release goes out on the same connection, so Redis runs it after the claim, and the key does
@@ -150,12 +172,26 @@ export class RedisCallbackStore implements CallbackStore {
       void release();
       throw error;
     }
+    let verdict: Verdict | undefined;
+    if (withOrder) {
+      const [claimed, ...judged] = Array.isArray(answer) ? (answer as unknown[]) : [];
+      answer = claimed;
+      if (claimed === 'claimed') {
+        try {
+          verdict = parseVerdict(judged);
+        } catch (error) {
+          void release();
+          throw error;
+        }
+      }
+    }
     if (answer === 'claimed' && !kept) {
       // Only the primary holds it: a failover now could hand the callback to a second onStatus.
       void release();
       throw this.#tooFew('claim');
     }
     if (answer === 'claimed') this.#tokens.set(keys[0], token);
+    if (verdict !== undefined) this.#verdicts.set(keys[0], verdict);
     if (answer === 'claimed' || answer === 'finished' || answer === 'in-flight') return answer;
     throw new StoreError(`Redis: unexpected answer to the claim: ${String(answer)}`);
   }
@@ -174,6 +210,7 @@ export class RedisCallbackStore implements CallbackStore {
       if (!kept) throw this.#tooFew('finish');
     } finally {
       this.#tokens.delete(key);
+      this.#verdicts.delete(key);
     }
   }
 
@@ -181,6 +218,7 @@ export class RedisCallbackStore implements CallbackStore {
     const keys = this.#claimKeys(callback);
     const token = this.#tokens.get(keys[0]);
     if (token === undefined) return;
+    this.#verdicts.delete(keys[0]);
     await RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)], this.commandTimeoutMs);
     this.#tokens.delete(keys[0]);
   }
@@ -194,9 +232,20 @@ export class RedisCallbackStore implements CallbackStore {
   /** Durable (RedisCallbackStore's replicas): the judgement decides which invoice pays the order. */
   async judge(callback: CallbackRecord): Promise<Verdict> {
     if (callback.order_ref === '') return { verdict: 'foreign' };
-    const [reply, kept] = await this.#durable(JUDGE, [this.#hash(callback.order_ref)], judgeArgs(callback, callback.status === PAID_STATUS, this.ttlMs));
+    // Judged with its claim, durably like it: taken once.
+    const [key] = this.#claimKeys(callback);
+    const judged = this.#verdicts.get(key);
+    if (judged !== undefined) {
+      this.#verdicts.delete(key);
+      return judged;
+    }
+    const [reply, kept] = await this.#durable(JUDGE, [this.#hash(callback.order_ref)], this.#judgeArgs(callback));
     if (!kept) throw this.#tooFew('judgement');
     return parseVerdict(reply);
+  }
+
+  #judgeArgs(callback: CallbackRecord): string[] {
+    return judgeArgs(callback, callback.status === PAID_STATUS, this.ttlMs);
   }
 
   async startAttempt(orderRef: string, request: AttemptRequest): Promise<AttemptStart> {

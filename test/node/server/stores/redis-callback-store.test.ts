@@ -23,6 +23,27 @@ describe('RedisCallbackStore', () => {
   storeContract(store);
   describe('attempts', () => attemptContract(() => store({ prefix: 'attempts:' }), ''));
 
+  test("a new callback for an order costs Redis two scripts: the claim with its judgement, and the finish; the verdicts are the store's", async () => {
+    const s = await store({ prefix: 't7:' });
+    const admin = await redis.client();
+    const scripts = async () => {
+      const info = String(await admin.sendCommand(['INFO', 'commandstats']));
+      return [...info.matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)].reduce((sum, [, , calls]) => sum + Number(calls), 0);
+    };
+    const attempt = await startedAttempt(s, 'order-7');
+    const paid = cb('inv-7', 'success', 'order-7', attempt);
+    await record(s, paid); // the scripts' first run: each is loaded once (EVAL after NOSCRIPT)
+    const other = cb('inv-7b', 'success', 'order-7', attempt);
+    const before = await scripts();
+    assert.equal(await s.claim(other), 'claimed');
+    assert.deepEqual(await s.judge(other), { verdict: 'extra', reason: 'order-paid', paidBy: 'inv-7' });
+    await s.finish({ ...other, verdict: { verdict: 'extra', reason: 'order-paid', paidBy: 'inv-7' } });
+    assert.equal((await scripts()) - before, 2);
+    // Judged again without a claim of this process: the store asks Redis, and the verdict stands.
+    assert.deepEqual(await s.judge(paid), { verdict: 'payment' });
+    assert.equal(await s.claim(paid), 'finished');
+  });
+
   test('every key of one order shares its hash tag, whatever the reference holds', async () => {
     const s = await store({ prefix: 't6:' });
     const admin = await redis.client();
