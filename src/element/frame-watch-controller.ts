@@ -120,8 +120,9 @@ export class FrameWatchController implements ReactiveController {
       const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
       fetch(`${frame.origin}/`, init).then(
         reached,
-        // The CSP violation event is queued before the rejection settles: look after it has run.
-        () => setTimeout(() => (this.#blind ? reached() : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`))),
+        // The CSP violation event is queued near the rejection, but a busy Firefox dispatches it later
+        // than the next task: it gets as long as the check did before an unreachable service is said.
+        () => frame.timers.push(setTimeout(() => (this.#blind ? reached() : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`)), CHECK_WAIT_MS)),
       );
     }));
   }
