@@ -44,7 +44,21 @@ function stats(res: http.ServerResponse): void {
   res.end(body);
 }
 
+// BACKEND_PROF=dir: GET /profile/start and /profile/stop write a CPU profile of what runs between them.
+const inspector = process.env['BACKEND_PROF'] ? new (await import('node:inspector')).Session() : undefined;
+inspector?.connect();
+const post = (method: string) => new Promise<unknown>((resolve, reject) => inspector!.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+async function profile(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (req.url === '/profile/start') await post('Profiler.enable').then(() => post('Profiler.start'));
+  else {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    (await import('node:fs')).writeFileSync(`${process.env['BACKEND_PROF']}/callbacks-${process.pid}.cpuprofile`, JSON.stringify(profile));
+  }
+  res.end();
+}
+
 const server = http.createServer((req, res) => {
+  if (inspector && req.url?.startsWith('/profile/')) return void profile(req, res);
   if (req.url?.startsWith('/status')) return status(req, res);
   if (req.url === '/callback') return callback(req, res);
   if (req.url === '/stats') return stats(res);

@@ -7,8 +7,10 @@
 // and Redis's commands (INFO commandstats deltas) are counted; then signed callbacks for every page
 // arrive over 3 s, half of them at the other backend, and the clock runs from each POST to its page's
 // answer. Prints one row per size: RSS peak, live heap per wait (after a full GC, against the same
-// process before the pages came), idle CPU, Redis commands/s idle, callback → answer p50/p99, and
-// whether every page settled with its own status.
+// process before the pages came), idle CPU, Redis commands/s idle, callback → answer p50/p99, both
+// backends' CPU per callback, and whether every page settled with its own status.
+// BACKEND_ENTRY=path runs another checkout's backend.ts (a change compared side by side); BACKEND_PROF=dir
+// writes each backend's CPU profile of the callbacks' phase there.
 //   npm run bench -- open-checkouts            (1,000, 3,000 and 10,000 pages)
 //   node --import tsx bench/open-checkouts/run.ts 1000 [idleSeconds]
 import http from 'node:http';
@@ -29,9 +31,10 @@ const SECRET = 'open-checkouts-secret';
 const OPEN_PER_S = Number(process.env['OPEN_PER_S'] ?? 1000);
 // The backend runs as one bundled file under plain node, as a merchant's built server would: no tsx
 // (which alone would add tens of MiB of RSS to what is measured).
-const BACKEND = fileURLToPath(new URL('../../node_modules/.cache/pay-form-bench/open-checkouts-backend.mjs', import.meta.url));
+// BACKEND_ENTRY: another checkout's bench/open-checkouts/backend.ts, to compare a change side by side.
+const BACKEND = fileURLToPath(new URL(`../../node_modules/.cache/pay-form-bench/open-checkouts-backend${process.env['BACKEND_ENTRY'] ? '-other' : ''}.mjs`, import.meta.url));
 await build({
-  entryPoints: [fileURLToPath(new URL('./backend.ts', import.meta.url))],
+  entryPoints: [process.env['BACKEND_ENTRY'] ?? fileURLToPath(new URL('./backend.ts', import.meta.url))],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -200,6 +203,9 @@ try {
 
       // Callbacks for every page over 3 s; half of each backend's pages hear theirs through the other.
       const sent = new Map<Page, number>();
+      const busy0 = await Promise.all(backends.map(stats));
+      if (process.env['BACKEND_PROF']) await Promise.all(backends.map((b) => fetch(`${b.url}/profile/start`)));
+      const own0 = process.cpuUsage();
       const start = performance.now();
       const deliveries: Array<Promise<void>> = [];
       for (let i = 0; i < size; i++) {
@@ -219,7 +225,14 @@ try {
       }
       await Promise.all(deliveries);
       await Promise.race([Promise.all(done), sleep(60_000)]);
+      if (process.env['BACKEND_PROF']) await Promise.all(backends.map((b) => fetch(`${b.url}/profile/stop`)));
       const after = await Promise.all(backends.map(stats));
+      const own = process.cpuUsage(own0);
+      // Both backends' CPU from the first callback to the last page's answer, per callback: its POST, its
+      // news heard by both, its page's answer, and whatever else ran meanwhile (the other pages' re-asks).
+      const cpuPerCallback = after.reduce((sum, s, b) => sum + s.cpuMicros - busy0[b]!.cpuMicros, 0) / size;
+      console.error(`${size}: RSS with every page waiting ${cpu1.map((s) => mib(s.rss)).join(' / ')} MiB (peak so far ${cpu1.map((s) => mib(s.maxRss)).join(' / ')}), after the callbacks ${after.map((s) => mib(s.rss)).join(' / ')} MiB`);
+      console.error(`${size}: bench CPU per callback ${((own.user + own.system) / size).toFixed(0)} µs; all answered after ${(performance.now() - start).toFixed(0)} ms`);
       const delays = pages.filter((p) => p.answered !== undefined).map((p) => p.answered! - sent.get(p)!).sort((a, b) => a - b);
       const right = pages.filter((p) => p.got === p.expected).length;
       const refusals: Record<string, number> = {};
@@ -228,7 +241,7 @@ try {
       rows.push(
         `| ${size.toLocaleString('en')} | ${after.map((s) => mib(s.maxRss)).join(' / ')} MiB | ${heapPerWait.map((h) => (h / 1024).toFixed(1)).join(' / ')} KiB | ` +
           `${idleCpu.map((c) => c.toFixed(1)).join(' / ')}% | ${idleCommands.toFixed(1)} | ` +
-          `${quantile(delays, 0.5).toFixed(1)} / ${quantile(delays, 0.99).toFixed(1)} ms | ${right.toLocaleString('en')} of ${size.toLocaleString('en')} | ${refused} |`,
+          `${quantile(delays, 0.5).toFixed(1)} / ${quantile(delays, 0.99).toFixed(1)} ms | ${cpuPerCallback.toFixed(0)} µs | ${right.toLocaleString('en')} of ${size.toLocaleString('en')} | ${refused} |`,
       );
       console.error(JSON.stringify(after.map((s) => s.errors)), 'reads in the idle window', cpu1.map((s, b) => s.reads - cpu0[b]!.reads));
       console.error(`${size}: ${waitingAtIdle} waiting at the idle window; ${rows.at(-1)}`);
@@ -249,8 +262,8 @@ await report(
       `idle over ${IDLE_S} s with every page waiting; callbacks for every page over 3 s, half at the other backend; ` +
       'RSS peak, heap per wait and idle CPU per backend.',
     '',
-    '| open checkouts | RSS peak | live heap per wait | idle CPU | Redis commands/s idle | callback → answer p50 / p99 | settled with their own status | refused asks |',
-    '|---:|---|---|---|---:|---|---|---|',
+    '| open checkouts | RSS peak | live heap per wait | idle CPU | Redis commands/s idle | callback → answer p50 / p99 | backend CPU per callback | settled with their own status | refused asks |',
+    '|---:|---|---|---|---:|---|---:|---|---|',
     ...rows,
   ].join('\n'),
 );
