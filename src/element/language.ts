@@ -3,6 +3,7 @@
 // that switches <html lang> gets its next checkout in the new language; no observer is kept. The
 // languages' texts live outside the element (languages/, dist/pay-form.{tag}.js for script-tag pages),
 // in one registry on the page: a text a language lacks, or a language whose texts never came, is English.
+import { isShippedLanguage } from '../service/language.js';
 import { ELEMENT_TEXTS, type PayFormTextKey, type PayFormTexts } from './texts.js';
 
 declare global {
@@ -11,12 +12,11 @@ declare global {
   var PayFormLanguages: Record<string, Partial<PayFormTexts>> | undefined;
 }
 
-/** Fetches a language's texts the page has not registered, then calls `done`; set by the ES module bundle only (script-tag.ts). */
-let fetchTexts: ((tag: string, done: () => void) => unknown) | undefined;
-
-export function fetchLanguagesWith(fetch: typeof fetchTexts): void {
-  fetchTexts = fetch;
-}
+/** True in the ES module bundle alone (scripts/build.ts defines it; false in every other build, and
+ *  undeclared where the source runs unbuilt, as in the tests), so that bundle's fetch below costs no other
+ *  build a byte: a classic script cannot import relative to itself (its page adds the language's tag), and
+ *  an npm page registers its languages (pay-form/languages). */
+declare const PAY_FORM_ESM_BUNDLE: boolean;
 
 type Host = HTMLElement & { language: string | null; texts: Partial<PayFormTexts> | null };
 
@@ -39,7 +39,18 @@ export function textOf(
 ): [text: string, lang: string] {
   const tag = lang.split('-')[0]!.toLowerCase();
   const texts = globalThis.PayFormLanguages?.[tag];
-  if (!texts) fetchTexts?.(tag, () => host.requestUpdate());
+  // The ES module bundle fetches a language it has a file for (dist/pay-form.{tag}.js, beside itself:
+  // a relative import() resolves against the bundle's own URL) once: found or failed (a blob: bundle has no
+  // URL to follow), the language is then registered, as English if its texts never came, and the element
+  // renders again. No request for English or a language without a file: a failed request is a console error.
+  if (!texts && typeof PAY_FORM_ESM_BUNDLE == 'boolean' && PAY_FORM_ESM_BUNDLE && isShippedLanguage(tag)) {
+    const done = () => {
+      (globalThis.PayFormLanguages ??= {})[tag] ??= {};
+      host.requestUpdate();
+    };
+    // A string Vite's import analysis leaves alone (a template literal gets its preload helper, ~600 B).
+    import(/* @vite-ignore */ './pay-form.' + tag + '.js').then(done, done);
+  }
   const text = host.texts?.[key] ?? texts?.[key];
   // English from the table given (the popup's module brings its own words), never an empty message for a key it holds.
   return typeof text == 'string' ? [text, lang] : [english[key] ?? '', 'en'];
