@@ -39,17 +39,18 @@ export function textOf(
 ): [text: string, lang: string] {
   const tag = lang.split('-')[0]!.toLowerCase();
   const texts = globalThis.PayFormLanguages?.[tag];
-  // The ES module bundle fetches a language it has a file for (dist/pay-form.{tag}.js, beside itself:
-  // a relative import() resolves against the bundle's own URL) once: found or failed (a blob: bundle has no
-  // URL to follow), the language is then registered, as English if its texts never came, and the element
-  // renders again. No request for English or a language without a file: a failed request is a console error.
+  // The ES module bundle fetches a language it has a file for (dist/pay-form.{tag}.js, beside itself: a
+  // relative import() resolves against the bundle's own URL), once: the language is registered with no texts
+  // (English) as it is asked for, and the file's own texts replace them when it runs, the element then
+  // rendering again; a failed fetch (also a blob: bundle's, which has no URL to follow) leaves English, handled.
+  // No request for English or a language without a file: a failed request is a console error.
   if (!texts && typeof PAY_FORM_ESM_BUNDLE == 'boolean' && PAY_FORM_ESM_BUNDLE && isShippedLanguage(tag)) {
-    const done = () => {
-      (globalThis.PayFormLanguages ??= {})[tag] ??= {};
-      host.requestUpdate();
-    };
+    (globalThis.PayFormLanguages ??= {})[tag] = {};
     // A string Vite's import analysis leaves alone (a template literal gets its preload helper, ~600 B).
-    import(/* @vite-ignore */ './pay-form.' + tag + '.js').then(done, done);
+    import(/* @vite-ignore */ './pay-form.' + tag + '.js').then(
+      () => host.requestUpdate(),
+      () => {},
+    );
   }
   const text = host.texts?.[key] ?? texts?.[key];
   // English from the table given (the popup's module brings its own words), never an empty message for a key it holds.
