@@ -46,8 +46,10 @@ export function textOf(
   // No request for English or a language without a file: a failed request is a console error.
   if (!texts && typeof PAY_FORM_ESM_BUNDLE == 'boolean' && PAY_FORM_ESM_BUNDLE && isShippedLanguage(tag)) {
     (globalThis.PayFormLanguages ??= {})[tag] = {};
-    // A string Vite's import analysis leaves alone (a template literal gets its preload helper, ~600 B).
-    import(/* @vite-ignore */ './pay-form.' + tag + '.js').then(
+    // A string, not a template literal, which Vite's import analysis would wrap in its preload helper (~600 B);
+    // led by `tag &&` (never empty here), so that a bundler given this file (esbuild, Rollup's dynamic-import-vars)
+    // does not read `'./…' + tag + '…'` as a glob and bundle every dist/pay-form.*.js, the bundles too (+2 B gzip).
+    import(/* @vite-ignore */ tag && './pay-form.' + tag + '.js').then(
       () => host.requestUpdate(),
       () => {},
     );
