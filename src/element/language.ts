@@ -40,19 +40,22 @@ export function textOf(
   const tag = lang.split('-')[0]!.toLowerCase();
   const texts = globalThis.PayFormLanguages?.[tag];
   // The ES module bundle fetches a language it has a file for (dist/pay-form.{tag}.js, beside itself: a
-  // relative import() resolves against the bundle's own URL), once: the language is registered with no texts
-  // (English) as it is asked for, and the file's own texts replace them when it runs, the element then
-  // rendering again; a failed fetch (also a blob: bundle's, which has no URL to follow) leaves English, handled.
-  // No request for English or a language without a file: a failed request is a console error.
+  // relative import() resolves against the bundle's own URL). Every element that renders in it while the file
+  // is on its way asks too, so each renders again when it comes; the browser fetches a module once however
+  // many import() it while it loads. Loaded or failed (also a blob: bundle's, which has no URL to follow), the
+  // language is then registered, English where the file's texts never came, so it is never asked for again
+  // (browsers now fetch a failed module anew at the next import(): whatwg/html#10327). Registered before the
+  // file came, only the element that asked would render again. No request for English or a language without
+  // a file: a failed request is a console error.
   if (!texts && typeof PAY_FORM_ESM_BUNDLE == 'boolean' && PAY_FORM_ESM_BUNDLE && isShippedLanguage(tag)) {
-    (globalThis.PayFormLanguages ??= {})[tag] = {};
+    const done = () => {
+      (globalThis.PayFormLanguages ??= {})[tag] ??= {};
+      host.requestUpdate();
+    };
     // A string, not a template literal, which Vite's import analysis would wrap in its preload helper (~600 B);
     // led by `tag &&` (never empty here), so that a bundler given this file (esbuild, Rollup's dynamic-import-vars)
     // does not read `'./…' + tag + '…'` as a glob and bundle every dist/pay-form.*.js, the bundles too (+2 B gzip).
-    import(/* @vite-ignore */ tag && './pay-form.' + tag + '.js').then(
-      () => host.requestUpdate(),
-      () => {},
-    );
+    import(/* @vite-ignore */ tag && './pay-form.' + tag + '.js').then(done, done);
   }
   const text = host.texts?.[key] ?? texts?.[key];
   // English from the table given (the popup's module brings its own words), never an empty message for a key it holds.
