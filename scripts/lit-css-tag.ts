@@ -10,20 +10,18 @@
 
 export const supportsAdoptingStyleSheets = true;
 
-/** Lit's name, for its re-export; these bundles make their style with unsafeCSS. */
+/** Lit's name, for its re-export; these bundles make their style with unsafeCSS. Without Lit's toString():
+ *  Lit reads cssText, and nothing in these bundles writes their one style as a string (-9 / -8 B gzip). */
 export class CSSResult {
   sheet?: CSSStyleSheet;
   constructor(readonly cssText: string) {}
-  toString(): string {
-    return this.cssText;
-  }
 }
 
 /** Only ever given a string in these bundles (the styles' constant, the css tag's text), so no String() around it. */
 export const unsafeCSS = (value: unknown): CSSResult => new CSSResult(value as string);
 
 export const css = (strings: TemplateStringsArray, ...values: unknown[]): CSSResult =>
-  unsafeCSS(values.reduce<string>((text, value, i) => text + String(value) + strings[i + 1], strings[0] ?? ''));
+  unsafeCSS(values.reduce<string>((text, value, i) => text + (value instanceof CSSResult ? value.cssText : String(value)) + strings[i + 1], strings[0] ?? ''));
 
 export const adoptStyles = (root: ShadowRoot, styles: CSSResult[]): void => {
   root.adoptedStyleSheets = styles.map((style) => {

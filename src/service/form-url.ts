@@ -3,7 +3,7 @@
 // http(s) rule here. Expected refusals come back as values, not exceptions, so the element can turn
 // each one into a pay-form-error with its code and the server into a typed error.
 import type { UrlErrorCode } from './error-codes.js';
-import { openFormPath } from './paths.js';
+import { OPEN_FORM_PATH, encodeKeySegment } from './paths.js';
 
 export { OPEN_FORM_PATH, encodeKeySegment } from './paths.js';
 
@@ -128,7 +128,9 @@ export function openFormUrl(base: unknown, key: unknown): Checked<string> {
 export function formUrlAt(base: BaseUrl, key: unknown): Checked<string> {
   const checkedKey = checkKey(key);
   if (!checkedKey.ok) return checkedKey;
-  const expected = openFormPath(base.value, checkedKey.value);
+  // openFormPath's text, written here with the key itself (checkKey passes it as it is, a string), so the
+  // bundles' minifier writes it in place: through openFormPath it kept a function wrapper (-9 / -10 B of gzip).
+  const expected = `${base.value}${OPEN_FORM_PATH}${encodeKeySegment(key as string)}/`;
   // A belt to the braces above: the parser must give back exactly `{base}/api/jsapi/open/{key}/`
   // (which starts with the open-form path), whatever it would otherwise have made of it.
   return new URL(expected).href === expected ? { ok: true, value: expected } : refuse('invalid-key', 'key leaves the open-form path');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FORM_LANGUAGES } from '../../../src/service/fields.js';
-import { FORM_LANGUAGE_OF, formLanguage, formLanguageTag } from '../../../src/service/language.js';
+import { FORM_LANGUAGE_OF, formLanguage, formLanguageTag, isShippedLanguage } from '../../../src/service/language.js';
 
 test('each tag maps to the form language the service gives it, by its primary subtag', () => {
   const table: [string, string][] = [
@@ -26,4 +26,10 @@ test('anything else is EN, the service default: other languages, country codes t
 
 test('the table covers every form language once', () => {
   assert.deepEqual(Object.values(FORM_LANGUAGE_OF).sort(), [...FORM_LANGUAGES].sort());
+});
+
+test("the languages the ES module bundle fetches are the table's subtags but en, and nothing else (a failed request is a console error)", () => {
+  const shipped = Object.keys(FORM_LANGUAGE_OF).filter((tag) => tag !== 'en');
+  for (const tag of shipped) assert.ok(isShippedLanguage(tag), tag);
+  for (const tag of ['en', '', 'd', 'e', 'de-at', 'de ', ' de', 'de uk', 'pt', 'constructor', 'DE']) assert.ok(!isShippedLanguage(tag), tag);
 });
