@@ -106,21 +106,36 @@ const litCssTag: Plugin = {
 };
 
 /**
- * Lit's hook for its polyfill-support.js, cut from reactive-element.js in the page builds only: that script
- * is for engines without native shadow DOM (ShadyDOM and ShadyCSS), which the bundles do not run in (their
- * class static blocks need engines with shadow DOM and constructed sheets), and scripts/lit-css-tag.ts has
- * no `<style>` for ShadyCSS to scope anyway. Exact text of the pinned Lit (2.1.2): a Lit whose text differs
- * fails the build rather than keep the hook unnoticed. The npm modules keep Lit as it is.
+ * Parts of Lit's reactive-element.js cut in the page builds only, each for engines or class authors the
+ * self-contained bundles do not serve; the npm modules keep Lit as it is (an app that extends the element
+ * with decorators imports it from npm, where its Lit is whole):
+ * - the hook for Lit's polyfill-support.js, for engines without native shadow DOM (ShadyDOM and
+ *   ShadyCSS), which the bundles do not run in (their class static blocks need engines with shadow DOM
+ *   and constructed sheets), and scripts/lit-css-tag.ts has no `<style>` for ShadyCSS to scope anyway;
+ * - the support of standard decorators (`addInitializer`, its initializers run at construction and
+ *   inherited by subclasses, `Symbol.metadata` and the `litPropertyMetadata` map it reads declared
+ *   properties from): the element declares its properties in `static properties`, and no decorator
+ *   runs in the bundles.
+ * Exact text of the pinned Lit (2.1.2): a Lit whose text differs fails the build rather than keep a
+ * part unnoticed.
  */
-const LIT_POLYFILL_HOOK = ['p=a.reactiveElementPolyfillSupport,', 'p?.({ReactiveElement:y}),'];
-const litPolyfillHook: Plugin = {
-  name: 'pay-form:lit-polyfill-hook',
+const LIT_CUTS = [
+  'p=a.reactiveElementPolyfillSupport,',
+  'p?.({ReactiveElement:y}),',
+  'Symbol.metadata??=Symbol("metadata"),a.litPropertyMetadata??=new WeakMap;',
+  'static addInitializer(t){this._$Ei(),(this.l??=[]).push(t)}',
+  'void 0!==t.l&&(this.l=[...t.l]),',
+  'const t=this[Symbol.metadata];if(null!==t){const s=litPropertyMetadata.get(t);if(void 0!==s)for(const[t,i]of s)this.elementProperties.set(t,i)}',
+  ',this.constructor.l?.forEach(t=>t(this))',
+];
+const litCuts: Plugin = {
+  name: 'pay-form:lit-cuts',
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/@lit/reactive-element/reactive-element.js')) return null;
-    for (const text of LIT_POLYFILL_HOOK) if (code.split(text).length !== 2) throw new Error(`build: Lit's reactive-element.js no longer holds ${text} once`);
+    for (const text of LIT_CUTS) if (code.split(text).length !== 2) throw new Error(`build: Lit's reactive-element.js no longer holds ${text} once`);
     // Blanked to as many spaces, so every other byte keeps its place and Lit's own source map stays true.
-    return { code: LIT_POLYFILL_HOOK.reduce((out, text) => out.replace(text, ' '.repeat(text.length)), code), map: null };
+    return { code: LIT_CUTS.reduce((out, text) => out.replace(text, ' '.repeat(text.length)), code), map: null };
   },
 };
 
@@ -136,7 +151,7 @@ function pageBuild(
     ...quiet,
     mode: 'production',
     resolve: { conditions: ['module', 'browser', 'production'] },
-    plugins: [litCssTag, litPolyfillHook, internalProps],
+    plugins: [litCssTag, litCuts, internalProps],
     define: esmBundle(input === SCRIPT_TAG_ENTRIES.esm),
     build: {
       outDir: 'dist',

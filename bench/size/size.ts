@@ -13,13 +13,11 @@ const KIB = 1024;
 /**
  * The script-tag bundles' budget, gzip: test/node/package/size-budget.test.ts fails past it, and
  * docs/performance.md ("Size") says why it is where it is. The element without Lit has no budget of its own.
- * The goal stays 7.5 KiB (7.75 KiB with the money-safety exception); this round's features (one payment
- * per order, the network, the language, the popup hook, the leak fixes) took the bundles past it, so
- * this is a ratchet a little above what they are now (7,925 B IIFE, within 7,936 B; 8,033 B ES, not yet),
- * lowered as code wins bytes back, not a new goal: to 7,936 B once the ES module fits too.
+ * The goal is 7.5 KiB; the budget holds it with the 256 B that one payment per order may take
+ * (the status wait's money safety, about 300 B), and the bundles are within it.
  */
 export const BUNDLE_GOAL = 7.5 * KIB;
-export const BUNDLE_BUDGET = 8 * KIB;
+export const BUNDLE_BUDGET = BUNDLE_GOAL + 256;
 /** The return page's script: its own, small budget (pay-form's code only, no Lit). */
 export const RETURN_BUDGET = 1 * KIB;
 
