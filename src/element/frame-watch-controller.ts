@@ -116,14 +116,16 @@ export class FrameWatchController implements ReactiveController {
    */
   #reach(frame: Frame): Promise<unknown> {
     return (frame.reached ??= new Promise<void | Response>((reached) => {
-      frame.timers.push(setTimeout(reached, CHECK_WAIT_MS));
+      let failed = false;
+      frame.timers.push(setTimeout(() => failed || reached(), CHECK_WAIT_MS));
       const init: RequestInit = { method: 'HEAD', mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
-      fetch(`${frame.origin}/`, init).then(
-        reached,
+      fetch(`${frame.origin}/`, init).then(reached, () => {
         // The CSP violation event is queued near the rejection, but a busy Firefox dispatches it later
-        // than the next task: it gets as long as the check did before an unreachable service is said.
-        () => frame.timers.push(setTimeout(() => (this.#blind ? reached() : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`)), CHECK_WAIT_MS)),
-      );
+        // than the next task: it gets as long as the check did before an unreachable service is said,
+        // and meanwhile the check is not taken as answered (the frame is not ready).
+        failed = true;
+        frame.timers.push(setTimeout(() => (this.#blind ? reached() : this.#check(frame, 'service-unreachable', `${frame.origin} is unreachable`)), CHECK_WAIT_MS));
+      });
     }));
   }
 
