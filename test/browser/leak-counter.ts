@@ -119,3 +119,16 @@ function openWindows(): number {
   for (let i = windows.length - 1; i >= 0; i--) if (windows[i]!.closed) windows.splice(i, 1);
   return windows.length;
 }
+
+/** What each window still open shows (its URL, or `cross-origin` once it left the page's origin):
+ *  a failing count then names what stayed open. */
+export function openWindowUrls(): string[] {
+  openWindows();
+  return windows.map((win) => {
+    try {
+      return win.location.href;
+    } catch {
+      return 'cross-origin';
+    }
+  });
+}
