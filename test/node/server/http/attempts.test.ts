@@ -103,6 +103,35 @@ for (const [kind, stores] of kinds) {
       assert.deepEqual(s.calls.map((c) => c.order.verdict), ['extra', 'payment']);
     });
 
+    test('two invoices paid on one attempt, their callbacks at both backends at once: one pays the order, the other is an extra payment naming the payer, each told once', async () => {
+      const s = await shop();
+      s.cart.set('o-twice', 1500);
+      const live = await s.token('o-twice', 0);
+      const deliveries = ['inv-twice-a', 'inv-twice-b'].map(async (invoice_id, i) => {
+        const payload = { invoice_id, request_id: `o-twice~${String(live.body['attempt'])}`, status: 'success', amount: 1500, currency: 'USD' };
+        const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
+        // Each delivered to both backends at once, as a service that retries does.
+        return Promise.all([i, 1 - i].map((b) => fetch(`${s.backends[b]}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })));
+      });
+      for (const answers of await Promise.all(deliveries)) {
+        for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 503, `status ${answer.status}`);
+      }
+      // A delivery that found the other backend's claim in flight answered 503: the service delivers again.
+      for (const invoice_id of ['inv-twice-a', 'inv-twice-b']) {
+        const payload = { invoice_id, request_id: `o-twice~${String(live.body['attempt'])}`, status: 'success', amount: 1500, currency: 'USD' };
+        const again = await fetch(`${s.backends[0]}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...payload, signature: await sign(payload, SECRET) }) });
+        assert.equal(again.status, 200);
+      }
+      const verdicts = s.calls.map((c) => c.order.verdict).sort();
+      assert.deepEqual(verdicts, ['extra', 'payment'], 'each invoice reached onStatus once');
+      const payer = s.calls.find((c) => c.order.verdict === 'payment')!.payload.invoice_id;
+      const extra = s.calls.find((c) => c.order.verdict === 'extra')!;
+      assert.deepEqual(extra.order.extra, {
+        reason: 'order-paid', orderRef: 'o-twice', attempt: live.body['attempt'], invoice_id: extra.payload.invoice_id, amount: 1500, currency: 'USD', paidBy: payer,
+      });
+      assert.deepEqual(await s.status('o-twice'), { status: 200, body: { status: 'success', invoice_id: payer } });
+    });
+
     test("a signed payout callback on an order's reference (bare, or with a made-up attempt): onStatus hears it as foreign, the order stays unpaid", async () => {
       const s = await shop();
       s.cart.set('o-payout', 5000);
