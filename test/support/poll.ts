@@ -19,3 +19,17 @@ export async function poll<T>(attempt: () => Promise<T | null>, what: string, { 
 export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   await poll(async () => ((await check()) ? true : null), what, { timeoutMs, everyMs: 50 });
 }
+
+/** `work`, or an error naming `what` once `timeoutMs` has passed: for a step (a client's close, a
+ *  worker's exit) that a library bug could leave waiting forever, so the file fails with its name. */
+export async function within<T>(what: string, work: Promise<T>, timeoutMs = 30_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not end within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

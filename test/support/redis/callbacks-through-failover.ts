@@ -57,7 +57,8 @@ async function startAttempts(redis: RedisSpec, prefix: string, orders: string[])
 /** The element's status-url loop for one order: the first 200's body, or undefined at `deadline`. */
 async function settle(url: () => string, order: string, deadline: number, retried: () => void) {
   while (Date.now() < deadline) {
-    const response = await fetch(`${url()}/status?order_ref=${order}`).catch(() => undefined);
+    // The server holds a status request WAIT_MS at most: one that never ends is a failed request.
+    const response = await fetch(`${url()}/status?order_ref=${order}`, { signal: AbortSignal.timeout(20_000) }).catch(() => undefined);
     const status = response?.status ?? 0;
     if (status === 200) return (await response!.json()) as { status: string; invoice_id: string };
     await response?.arrayBuffer();

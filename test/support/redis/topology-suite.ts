@@ -15,7 +15,7 @@ import { assertExactlyOnce } from './exactly-once.js';
 import { ledgerKey, payoutsThroughFailover } from './payouts-through-failover.js';
 import { callbacksThroughFailover } from './callbacks-through-failover.js';
 import { command, role } from './resp.js';
-import { until } from '../poll.js';
+import { until, within } from '../poll.js';
 
 export interface Topology<T> {
   name: string;
@@ -44,8 +44,11 @@ export function topologySuite<T>(topology: Topology<T>): void {
     set = await topology.start();
   });
   after(async () => {
-    await Promise.all(open.map((c) => c.close()));
-    await topology.stop(set);
+    try {
+      await within('closing the Redis clients', Promise.all(open.map((c) => c.close())));
+    } finally {
+      await within(`stopping ${topology.name}`, topology.stop(set));
+    }
   });
 
   for (const library of LIBRARIES) {
@@ -56,7 +59,7 @@ export function topologySuite<T>(topology: Topology<T>): void {
         open.push(redis);
       });
       const stores: RedisCallbackStore[] = [];
-      after(() => Promise.all(stores.map((s) => s.close())));
+      after(() => within(`closing ${library}'s stores`, Promise.all(stores.map((s) => s.close()))));
       const store = async (o: { prefix?: string; leaseMs?: number } = {}) => {
         const made = new RedisCallbackStore(redis.client, { ...o, prefix: `${library}-${o.prefix ?? ''}` });
         stores.push(made);
