@@ -27,7 +27,7 @@ for (const line of LINES) {
   const node = nodeLine(line);
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n# ${line}: Node ${version}, ${files.length} files`);
-  const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-force-exit', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  const run = spawnSync(node, ['--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=300000', '--test-concurrency=2', '--test-reporter=spec', ...files], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_OPTIONS: '' },
