@@ -76,9 +76,12 @@ export type RedisClientLike =
  *  command) and an `abortSignal` it drops an unwritten command on (redis-connection.ts). */
 export interface CommandOptions {
   timeout?: number | undefined;
-  abortSignal?: {
-    readonly aborted: boolean;
-    addEventListener(type: 'abort', listener: () => void): void;
-    removeEventListener(type: 'abort', listener: () => void): void;
-  };
+  abortSignal?: AbortSignalLike;
+}
+
+/** What node-redis reads of a command's `abortSignal`. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }

@@ -3,6 +3,7 @@
 // importing its library, and spoken to through RedisConnection. Every command names the key whose
 // hash slot routes it, so a cluster client sends it to the node holding that slot.
 import type {
+  AbortSignalLike,
   IoredisLike,
   NodeRedisClientLike,
   NodeRedisClusterLike,
@@ -98,15 +99,14 @@ type Timeout = { abortSignal: CommandDeadline; timeout: undefined } | undefined;
 const SHARED_MS = 100;
 
 /**
- * What node-redis asks of a command's `abortSignal` (read `aborted`, add and remove an `abort` listener),
- * shared by the commands sent within SHARED_MS with the same limit and aborted once that limit has passed
- * for the last of them (at most SHARED_MS late): node-redis drops a command still unwritten then, as its
+ * A command's `abortSignal`, shared by the commands sent within SHARED_MS with the same limit and
+ * aborted once that limit has passed for the last of them (at most SHARED_MS late): node-redis drops a command still unwritten then, as its
  * own `timeout` option does. That option (on by default, 5 s) makes an AbortSignal, a timer and, when the
  * timer fires whether the command was written or not, a DOMException per command: about a tenth of a
  * callback's CPU under load (docs/performance.md, Open checkouts). A Set, not an EventTarget: no
  * listener limit to warn about, and a listener removed in constant time.
  */
-class CommandDeadline {
+class CommandDeadline implements AbortSignalLike {
   aborted = false;
   readonly #listeners = new Set<() => void>();
 
