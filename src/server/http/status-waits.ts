@@ -140,8 +140,9 @@ export class StatusWaits {
       }
     }
     // Every other attempt's own status is unchanged: what was read as nothing still is, unless paid.
+    const at = entry.known.indexOf(news.attempt);
     if (news.paid !== undefined) entry.known.length = 0;
-    else if (entry.known.includes(news.attempt)) entry.known.splice(entry.known.indexOf(news.attempt), 1);
+    else if (at !== -1) entry.known.splice(at, 1);
     if (unread) this.#read(entry);
   }
 
