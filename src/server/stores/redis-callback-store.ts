@@ -151,39 +151,34 @@ export class RedisCallbackStore implements CallbackStore {
     return new StoreError(`Redis: the ${step} reached fewer than ${this.replicas} replicas within ${this.replicaWaitMs} ms`);
   }
 
+  /** The claim's script; an order's callback is judged in it too, one round trip fewer (judge() hands the verdict over). */
+  async #claimScript(callback: CallbackRecord, keys: string[], token: string): Promise<{ answer: unknown; kept: boolean; verdict?: Verdict }> {
+    if (callback.order_ref === '') {
+      const [answer, kept] = await this.#durable(CLAIM, keys, [token, String(this.leaseMs)]);
+      return { answer, kept };
+    }
+    const [reply, kept] = await this.#durable(CLAIM_AND_JUDGE, [...keys, this.#hash(callback.order_ref)], [token, String(this.leaseMs), ...this.#judgeArgs(callback)]);
+    const [answer, ...judged] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    return answer === 'claimed' ? { answer, kept, verdict: parseVerdict(judged) } : { answer, kept };
+  }
+
   async claim(callback: CallbackRecord): Promise<ClaimResult> {
     const keys = this.#claimKeys(callback);
     const token = `in-flight:${crypto.randomUUID()}`;
-    // An order's callback is judged in the claim's script, one round trip fewer; judge() hands it over.
-    const withOrder = callback.order_ref !== '';
     // Unbounded: node-redis would drop it unsent at a limit. Sent again until taken: a claim that ran on
     // a primary which died before answering is held by its replica now, for the lease otherwise.
     const release = () => sendUntilTaken(() => RELEASE.run(this.#redis, keys, [token, String(this.ttlMs)]), this.leaseMs);
     let answer: unknown;
     let kept: boolean;
+    let verdict: Verdict | undefined;
     try {
-      [answer, kept] = withOrder
-        ? await this.#durable(CLAIM_AND_JUDGE, [...keys, this.#hash(callback.order_ref)], [token, String(this.leaseMs), ...this.#judgeArgs(callback)])
-        : await this.#durable(CLAIM, keys, [token, String(this.leaseMs)]);
+      ({ answer, kept, verdict } = await this.#claimScript(callback, keys, token));
     } catch (error) {
       // The claim may still land (Redis, or this process's busy event loop, answered after our limit):
       // the release goes out on the same connection, so Redis runs it after the claim, and the key does
-      // not wait for the lease.
+      // not wait for the lease. A judgement that does not parse gives the claim back too.
       void release();
       throw error;
-    }
-    let verdict: Verdict | undefined;
-    if (withOrder) {
-      const [claimed, ...judged] = Array.isArray(answer) ? (answer as unknown[]) : [];
-      answer = claimed;
-      if (claimed === 'claimed') {
-        try {
-          verdict = parseVerdict(judged);
-        } catch (error) {
-          void release();
-          throw error;
-        }
-      }
     }
     if (answer === 'claimed' && !kept) {
       // Only the primary holds it: a failover now could hand the callback to a second onStatus.
