@@ -18,7 +18,7 @@ describe('<pay-form> under a CSP without connect-src for the service', function 
     // The file's one frame is Firefox's first cross-origin frame of a new page under this CSP: twice,
     // on a busy machine, it was not ready within 15 s. The test is about connect-src, not load time.
     const { el, events } = await mount({ 'base-url': service, key: 'plain-cc1', 'load-timeout': '40000' });
-    await waitForEvent(events, 'pay-form-ready', undefined, 40000);
+    await waitForEvent(events, 'pay-form-ready', { timeout: 40000 });
     await settle(300);
     expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready']);
     expect(el.state).to.equal('open');
@@ -44,7 +44,7 @@ describe('<pay-form> when the CSP violation comes after the check has failed', f
     };
     try {
       const { el, events } = await mount({ 'base-url': service, key: 'plain-cc2', 'load-timeout': '40000' });
-      await waitForEvent(events, 'pay-form-ready', undefined, 40000);
+      await waitForEvent(events, 'pay-form-ready', { timeout: 40000 });
       await settle(1500);
       expect(typesOf(events)).to.deep.equal(['pay-form-open', 'pay-form-ready']);
       expect(el.state).to.equal('open');

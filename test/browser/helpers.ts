@@ -58,7 +58,11 @@ export const frameOf = (el: PayForm): HTMLIFrameElement | null => el.shadowRoot?
 
 export const typesOf = (events: Recorded[]): string[] => events.map((e) => e.type);
 
-export async function waitForEvent(events: Recorded[], type: string, message = `waiting for ${type}`, timeout = 15000): Promise<Recorded> {
+export async function waitForEvent(
+  events: Recorded[],
+  type: string,
+  { message = `waiting for ${type}`, timeout = 15000 }: { message?: string; timeout?: number } = {},
+): Promise<Recorded> {
   // A hang guard, as long as the element's own load-timeout: a first cross-origin frame in a fresh
   // Firefox content process took over 8 s once on a busy machine.
   try {

@@ -101,7 +101,7 @@ export async function payoutsThroughFailover<F>(
       sentAt,
     };
   } finally {
-    held.open();
+    // Closing drops whatever the door still holds.
     await held.close();
     await sandbox.close();
   }
