@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallbackRecord, CallbackStore, RedisCallbackStore, RedisCallbackStoreOptions, StatusNews } from '../../../src/server/index.js';
 import { ask } from './attempt-contract.js';
+import { within } from '../poll.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const cb = (invoice_id: string, status: string, order_ref = 'order-1', attempt = ''): CallbackRecord => ({ invoice_id, status, order_ref, attempt, amount: '100', currency: 'USD' });
@@ -51,12 +52,17 @@ export function storeContract(make: (options?: RedisCallbackStoreOptions) => Pro
 
   test('finish tells a watcher on another connection (pub/sub) what it recorded', async () => {
     const [a, b] = [await make({ prefix: 't3:' }), await make({ prefix: 't3:' })];
-    // The first ping after subscribing tells every watcher to read (news it cannot vouch it heard): no news in it.
-    const told = new Promise<StatusNews | undefined>((resolve) => b.watch('order-3', (news) => news && resolve(news)));
-    await sleep(200); // the subscriber connects on the first watch
+    // The subscriber connects on the first watch; what is published before it has subscribed is not heard.
+    // Its first ping heard tells every watcher to read (`undefined`, no news in it): from then on it hears.
+    // (A silent heartbeat says the same, but not before HEARTBEAT_MS, 5 s.) Through a Sentinel set on a busy
+    // machine the subscriber took over 200 ms, the fixed wait this test had, and the news was never heard.
+    let hearing!: () => void;
+    const heard = new Promise<void>((resolve) => (hearing = resolve));
+    const told = new Promise<StatusNews>((resolve) => b.watch('order-3', (news) => (news === undefined ? hearing() : resolve(news))));
+    await within('the watcher to hear its first ping', heard);
     const attempt = await startedAttempt(a, 'order-3');
     await record(a, cb('inv-3', 'fail', 'order-3', attempt));
-    assert.deepEqual(await told, { attempt, own: { status: 'fail', invoice_id: 'inv-3' }, paid: undefined });
+    assert.deepEqual(await within('the news of the finish', told), { attempt, own: { status: 'fail', invoice_id: 'inv-3' }, paid: undefined });
     await b.close();
   });
 }
