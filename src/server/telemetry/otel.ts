@@ -31,8 +31,9 @@ export function loadTelemetry(): Promise<void> {
   return loading;
 }
 
-/** True when the API is loaded: without it, callers skip even building attributes. */
-export const telemetryOn = (): boolean => api !== undefined;
+/** True when the API is loaded and the application registered an SDK, for traces or for metrics:
+ *  otherwise callers skip even building attributes (the API's no-op providers would drop them). */
+export const telemetryOn = (): boolean => api !== undefined && (tracerOf(api) !== undefined || !meters(api).noop);
 
 /** undefined once the load settled; until then its promise, which a handler's first requests await so
  *  that even they are traced. */
@@ -44,6 +45,8 @@ export function telemetryReady(): Promise<void> | undefined {
  *  metrics have no proxy provider, unlike its traces). */
 interface Instruments {
   provider: unknown;
+  /** The API's no-op meter: no MeterProvider is registered, and nothing is recorded. */
+  noop: boolean;
   serviceDuration: OtelApi.Histogram;
   callbacks: OtelApi.Counter;
   payouts: OtelApi.Counter;
@@ -58,6 +61,7 @@ function meters(otel: Api): Instruments {
   const meter = provider.getMeter(NAME);
   instruments = {
     provider,
+    noop: meter === otel.createNoopMeter(),
     serviceDuration: meter.createHistogram('http.client.request.duration', {
       unit: 's',
       description: 'Duration of the service calls (obtain_token, payout), one per HTTP attempt.',
@@ -79,7 +83,9 @@ export type Recorded = Readonly<Record<string, string | number>>;
 /** Adds to a counter or records into a histogram; nothing without the API. */
 export function record(metric: MetricName, value: number, attributes: Recorded): void {
   if (api === undefined) return;
-  const instrument = meters(api)[metric];
+  const live = meters(api);
+  if (live.noop) return;
+  const instrument = live[metric];
   if ('record' in instrument) instrument.record(value, attributes);
   else instrument.add(value, attributes);
 }

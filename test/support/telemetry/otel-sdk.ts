@@ -9,7 +9,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { MeterProvider, MetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-class TestReader extends MetricReader {
+export class TestReader extends MetricReader {
   protected override onForceFlush(): Promise<void> {
     return Promise.resolve();
   }
