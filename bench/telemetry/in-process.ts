@@ -2,7 +2,9 @@
 // without, in ONE process, so that load from elsewhere on a shared machine falls on every build alike.
 //   node --import tsx bench/telemetry/in-process.ts [rounds batch] [sdk]   (default 20 500)
 // Builds as in run.ts (`no telemetry`: main before telemetry was merged; `today`; with
-// PAY_FORM_BENCH_COMPARE=<ref> that ref too), each bundled by esbuild, their Fetch handlers on a
+// PAY_FORM_BENCH_COMPARE=<ref> that ref too) and `today, OTel stubbed` (today's source with
+// telemetry/otel.ts swapped for otel-stub.ts: what the OTel integration costs, apart from the attempts
+// and everything else added since), each bundled by esbuild, their Fetch handlers on a
 // MemoryCallbackStore called directly (no HTTP): the callback handler, and the token handler whose
 // PaymentClient's `fetch` is answered in the process with a signed key (the service's part is then
 // the same small cost for every build). Each round calls every build's handler `batch` times, in an
@@ -14,7 +16,7 @@ import { execSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { canonicalJson } from '../../src/service/signature.js';
 import { MERCHANT, TOKEN_PARAMS } from '../server/shared.js';
 import { machine, median, report, spread } from '../stats.js';
@@ -26,9 +28,19 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WORK = `${ROOT}node_modules/.cache/bench-telemetry-in-process`;
 const git = (a: string) => execSync(`git ${a}`, { cwd: ROOT, encoding: 'utf8' }).trim();
 
-async function bundle(src: string, name: string): Promise<string> {
+/** Resolves src/server/telemetry/otel.js to otel-stub.ts: today's source with OpenTelemetry taken out. */
+const stubOtel: Plugin = {
+  name: 'stub-otel',
+  setup(b) {
+    b.onResolve({ filter: /telemetry\/otel\.js$|^\.\/otel\.js$/ }, (args) =>
+      args.importer.includes('/src/server/') ? { path: fileURLToPath(new URL('./otel-stub.ts', import.meta.url)) } : undefined,
+    );
+  },
+};
+
+async function bundle(src: string, name: string, plugins: Plugin[] = []): Promise<string> {
   const out = `${WORK}/${name}.mjs`;
-  await build({ entryPoints: [`${src}/server/index.ts`], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['@opentelemetry/api', 'redis', 'ioredis'], logLevel: 'error' });
+  await build({ entryPoints: [`${src}/server/index.ts`], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['@opentelemetry/api', 'redis', 'ioredis'], logLevel: 'error', plugins });
   return `file://${out}`;
 }
 async function bundleAt(commit: string, name: string): Promise<string> {
@@ -41,9 +53,11 @@ await rm(WORK, { recursive: true, force: true });
 await mkdir(WORK, { recursive: true });
 const merged = git('log --first-parent --diff-filter=A --format=%H HEAD -- src/server/telemetry/otel.ts').split('\n').at(-1)!;
 const COMPARE = process.env['PAY_FORM_BENCH_COMPARE'];
+const STUBBED = 'today, OTel stubbed';
 const builds: Array<[string, string]> = [
   ['no telemetry', await bundleAt(`${merged}^1`, 'untraced')],
   ...(COMPARE === undefined ? [] : [[`@ ${COMPARE}`, await bundleAt(COMPARE, 'compare')] as [string, string]]),
+  [STUBBED, await bundle(`${ROOT}src`, 'stubbed', [stubOtel])],
   ['today', await bundle(`${ROOT}src`, 'today')],
 ];
 
@@ -113,14 +127,15 @@ for (const kind of ['callback', 'token'] as const) {
     const order = [...built.slice(round % built.length), ...built.slice(0, round % built.length)];
     for (const [name, handler] of order) cpu.get(name)!.push(await run(kind, handler, batch));
   }
-  const ratio = (name: string) => cpu.get(name)!.map((x, i) => x / cpu.get('no telemetry')![i]!);
+  const ratio = (name: string, base = 'no telemetry') => cpu.get(name)!.map((x, i) => x / cpu.get(base)![i]!);
   tables.push(
     '',
-    `| ${kind} handler (memory store), build | CPU µs / request | ÷ no telemetry (per round) |`,
-    '|---|---:|---:|',
-    ...built.map(([name]) => `| ${name} | ${spread(cpu.get(name)!, 1)} | ${name === 'no telemetry' ? '1' : `${spread(ratio(name), 3)}`} |`),
+    `| ${kind} handler (memory store), build | CPU µs / request | ÷ no telemetry (per round) | ÷ today, OTel stubbed (per round) |`,
+    '|---|---:|---:|---:|',
+    ...built.map(([name]) => `| ${name} | ${spread(cpu.get(name)!, 1)} | ${name === 'no telemetry' ? '1' : `${spread(ratio(name), 3)}`} | ${name === 'today' ? spread(ratio(name, STUBBED), 3) : ''} |`),
   );
   medians.push(...built.filter(([name]) => name !== 'no telemetry').map(([name]) => `${kind} ${name} ${median(ratio(name)).toFixed(3)}`));
+  medians.push(`${kind} today ÷ stubbed ${median(ratio('today', STUBBED)).toFixed(3)}`);
 }
 await report([
   `bench/telemetry/in-process.ts${withSdk ? ' sdk' : ''}, ${machine()}.`,
