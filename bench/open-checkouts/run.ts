@@ -5,7 +5,7 @@
 // asked again after 250 ms; a 5xx or 429 after its Retry-After, else a back-off from 1 s; a 200 settles.
 // For each size: the pages open (half on each backend) and wait; over an idle window the backends' CPU
 // and Redis's commands (INFO commandstats deltas) are counted; then signed callbacks for every page
-// arrive over 3 s, half of them at the other backend, and the clock runs from each POST to its page's
+// arrive over 3 s (CALLBACKS_OVER_S), half of them at the other backend, and the clock runs from each POST to its page's
 // answer. Prints one row per size: RSS peak, live heap per wait (after a full GC, against the same
 // process before the pages came), idle CPU, Redis commands/s idle, callback → answer p50/p99, both
 // backends' CPU per callback, and whether every page settled with its own status.
@@ -27,6 +27,8 @@ import { machine, quantile, report } from '../stats.js';
 
 const SIZES = process.argv[2] ? [Number(process.argv[2])] : [1000, 3000, 10_000];
 const IDLE_S = Number(process.argv[3] ?? 10);
+// CALLBACKS_OVER_S: the window the callbacks for every page arrive in (3 s: 3,333 a second at 10,000).
+const CALLBACKS_S = Number(process.env['CALLBACKS_OVER_S'] ?? 3);
 const SECRET = 'open-checkouts-secret';
 const OPEN_PER_S = Number(process.env['OPEN_PER_S'] ?? 1000);
 // The backend runs as one bundled file under plain node, as a merchant's built server would: no tsx
@@ -201,7 +203,7 @@ try {
       const heapPerWait = cpu1.map((s, b) => (s.heapUsed - before[b]!.heapUsed) / (size / 2));
       const waitingAtIdle = counts.inFlight;
 
-      // Callbacks for every page over 3 s; half of each backend's pages hear theirs through the other.
+      // Callbacks for every page over CALLBACKS_S; half of each backend's pages hear theirs through the other.
       const sent = new Map<Page, number>();
       const busy0 = await Promise.all(backends.map(stats));
       if (process.env['BACKEND_PROF']) await Promise.all(backends.map((b) => fetch(`${b.url}/profile/start`)));
@@ -210,7 +212,7 @@ try {
       const deliveries: Array<Promise<void>> = [];
       for (let i = 0; i < size; i++) {
         const page = pages[i]!;
-        const due = start + (3000 * i) / size;
+        const due = start + (CALLBACKS_S * 1000 * i) / size;
         const wait = due - performance.now();
         if (wait > 1) await sleep(wait);
         const payload = { invoice_id: `inv-${page.orderRef}`, request_id: attemptRequestId(page.orderRef, page.attempt), status: page.expected, amount: 1500, currency: 'USD' };
@@ -259,7 +261,7 @@ try {
 await report(
   [
     `${machine()}; two backend processes and one redis-server on loopback, the status handler on its defaults; ` +
-      `idle over ${IDLE_S} s with every page waiting; callbacks for every page over 3 s, half at the other backend; ` +
+      `idle over ${IDLE_S} s with every page waiting; callbacks for every page over ${CALLBACKS_S} s, half at the other backend; ` +
       'RSS peak, heap per wait and idle CPU per backend.',
     '',
     '| open checkouts | RSS peak | live heap per wait | idle CPU | Redis commands/s idle | callback → answer p50 / p99 | backend CPU per callback | settled with their own status | refused asks |',
