@@ -4,6 +4,7 @@
 // what the bench reads of this process: RSS now and at its peak, the live heap after a full GC (run
 // with --expose-gc), and its CPU time so far. Prints {"port"} once listening.
 import http from 'node:http';
+import { pauses } from './pauses.js';
 import type { AddressInfo } from 'node:net';
 import { createCallbackHandler, createStatusHandler, RedisCallbackStore, toNodeHandler } from '../../src/server/index.js';
 import { createClient } from 'redis';
@@ -29,7 +30,11 @@ if (process.env['TRACE_READS']) {
 }
 const gc = (globalThis as { gc?: () => void }).gc;
 
+const paused = pauses();
+
 function stats(res: http.ServerResponse): void {
+  // What stalled this process since the last /stats, read before this call's own forced GC.
+  const stalls = paused.take();
   gc?.();
   const cpu = process.cpuUsage();
   const body = JSON.stringify({
@@ -39,6 +44,7 @@ function stats(res: http.ServerResponse): void {
     cpuMicros: cpu.user + cpu.system,
     errors,
     reads,
+    ...stalls,
   });
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(body);

@@ -8,7 +8,8 @@
 // arrive over 3 s (CALLBACKS_OVER_S), half of them at the other backend, and the clock runs from each POST to its page's
 // answer. Prints one row per size: RSS peak, live heap per wait (after a full GC, against the same
 // process before the pages came), idle CPU, Redis commands/s idle, callback → answer p50/p99, both
-// backends' CPU per callback, and whether every page settled with its own status.
+// backends' CPU per callback, and whether every page settled with its own status; and, while the
+// callbacks come, each process's longest event-loop delay and GC pause, this one's too (pauses.ts).
 // BACKEND_ENTRY=path runs another checkout's backend.ts (a change compared side by side); BACKEND_PROF=dir
 // writes each backend's CPU profile of the callbacks' phase there.
 //   npm run bench -- open-checkouts            (1,000, 3,000 and 10,000 pages)
@@ -24,7 +25,10 @@ import { sign } from '../../src/server/index.js';
 import { attemptRequestId, newAttemptId } from '../../src/service/checkout.js';
 import { RedisCallbackStore } from '../../src/server/index.js';
 import { machine, quantile, report } from '../stats.js';
+import { pauses, type Pauses } from './pauses.js';
 
+// This process's own stalls: a late answer recorded late here is not the backends' doing.
+const benchPauses = pauses();
 const SIZES = process.argv[2] ? [Number(process.argv[2])] : [1000, 3000, 10_000];
 const IDLE_S = Number(process.argv[3] ?? 10);
 // CALLBACKS_OVER_S: the window the callbacks for every page arrive in (3 s: 3,333 a second at 10,000).
@@ -65,7 +69,7 @@ async function startBackend(redisUrl: string): Promise<Backend> {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-interface Stats {
+interface Stats extends Pauses {
   rss: number;
   maxRss: number;
   heapUsed: number;
@@ -208,6 +212,7 @@ try {
       const busy0 = await Promise.all(backends.map(stats));
       if (process.env['BACKEND_PROF']) await Promise.all(backends.map((b) => fetch(`${b.url}/profile/start`)));
       const own0 = process.cpuUsage();
+      benchPauses.take();
       const start = performance.now();
       const deliveries: Array<Promise<void>> = [];
       for (let i = 0; i < size; i++) {
@@ -234,6 +239,13 @@ try {
       // news heard by both, its page's answer, and whatever else ran meanwhile (the other pages' re-asks).
       const cpuPerCallback = after.reduce((sum, s, b) => sum + s.cpuMicros - busy0[b]!.cpuMicros, 0) / size;
       console.error(`${size}: RSS with every page waiting ${cpu1.map((s) => mib(s.rss)).join(' / ')} MiB (peak so far ${cpu1.map((s) => mib(s.maxRss)).join(' / ')}), after the callbacks ${after.map((s) => mib(s.rss)).join(' / ')} MiB`);
+      const ownPauses = benchPauses.take();
+      const ms = (x: number) => x.toFixed(0);
+      console.error(
+        `${size}: while the callbacks came, event loop delay max ${after.map((s) => ms(s.loopDelayMaxMs)).join(' / ')} ms, ` +
+          `GC pause max ${after.map((s) => ms(s.gcMaxMs)).join(' / ')} ms, major GCs ${after.map((s) => s.gcMajor).join(' / ')} (backends); ` +
+          `the bench's own: loop delay max ${ms(ownPauses.loopDelayMaxMs)} ms, GC pause max ${ms(ownPauses.gcMaxMs)} ms, major GCs ${ownPauses.gcMajor}`,
+      );
       console.error(`${size}: bench CPU per callback ${((own.user + own.system) / size).toFixed(0)} µs; all answered after ${(performance.now() - start).toFixed(0)} ms`);
       const delays = pages.filter((p) => p.answered !== undefined).map((p) => p.answered! - sent.get(p)!).sort((a, b) => a - b);
       const right = pages.filter((p) => p.got === p.expected).length;
