@@ -83,14 +83,19 @@ const stats = (backend: Backend) => fetch(`${backend.url}/stats`).then((r) => r.
 const pageAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const deliveryAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function get(url: string): Promise<{ status: number; retryAfter: number; body: string }> {
+/** Milliseconds since the epoch, with a fraction: comparable with the backends' x-answered-at. */
+const now = () => performance.timeOrigin + performance.now();
+
+function get(url: string): Promise<{ status: number; retryAfter: number; body: string; answeredAt: number }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent: pageAgent, headers: { accept: 'application/json' } }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after']), body }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after']), body, answeredAt: Number(res.headers['x-answered-at']) }),
+        );
         res.on('error', reject);
       })
       .on('error', reject);
@@ -113,7 +118,9 @@ interface Page {
   attempt: string;
   backend: number;
   expected: string;
+  /** When the page read its answer, and when the backend wrote it (now()). */
   answered?: number;
+  written?: number;
   got?: string;
   refusals: Record<number, number>;
 }
@@ -127,7 +134,8 @@ async function run(page: Page, url: string, counts: { inFlight: number }): Promi
     try {
       const answer = await get(`${url}/status?order_ref=${page.orderRef}&attempt=${page.attempt}`);
       if (answer.status === 200) {
-        page.answered = performance.now();
+        page.answered = now();
+        page.written = answer.answeredAt;
         page.got = (JSON.parse(answer.body) as { status: string }).status;
         return;
       }
@@ -223,7 +231,7 @@ try {
         const payload = { invoice_id: `inv-${page.orderRef}`, request_id: attemptRequestId(page.orderRef, page.attempt), status: page.expected, amount: 1500, currency: 'USD' };
         const body = JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });
         const to = backends[i % 4 < 2 ? page.backend : 1 - page.backend]!.url;
-        sent.set(page, performance.now());
+        sent.set(page, now());
         deliveries.push(
           (async () => {
             for (let n = 0; n < 20 && (await post(`${to}/callback`, body)) !== 200; n++) await sleep(500);
@@ -248,6 +256,11 @@ try {
       );
       console.error(`${size}: bench CPU per callback ${((own.user + own.system) / size).toFixed(0)} µs; all answered after ${(performance.now() - start).toFixed(0)} ms`);
       const delays = pages.filter((p) => p.answered !== undefined).map((p) => p.answered! - sent.get(p)!).sort((a, b) => a - b);
+      const written = pages.filter((p) => p.written !== undefined && p.written > 0).map((p) => p.written! - sent.get(p)!).sort((a, b) => a - b);
+      console.error(
+        `${size}: callback → answer p50 / p99: read by the page ${quantile(delays, 0.5).toFixed(1)} / ${quantile(delays, 0.99).toFixed(1)} ms, ` +
+          `written by the backend ${quantile(written, 0.5).toFixed(1)} / ${quantile(written, 0.99).toFixed(1)} ms (${written.length} answers)`,
+      );
       const right = pages.filter((p) => p.got === p.expected).length;
       const refusals: Record<string, number> = {};
       for (const page of pages) for (const [status, n] of Object.entries(page.refusals)) refusals[status] = (refusals[status] ?? 0) + n;
