@@ -283,8 +283,12 @@ export function serviceOriginPlugin() {
         `<form action="${pageOrigin}/test/fixtures/pages/return.html"><input type="hidden" name="status" value="${status}"><button>${text}</button></form>`;
       // Tells the page which button has focus: in Chromium focus lands in a cross-origin frame after
       // the page already sees the frame as focused, and Enter pressed in between reaches no button.
-      // The element ignores this message (not its contract's shape); keyboard tests wait for it.
-      const focusReport = `<script>addEventListener('focusin', (e) => parent.postMessage({ test: 'focus', on: e.target.textContent }, '*'));</script>`;
+      // The element ignores these messages (not its contract's shape); keyboard tests wait for them. The
+      // key report tells a key lost on its way into the frame (CI saw Enter reach nothing once, with
+      // Pay focused) from a form that got it and did not pay.
+      const focusReport =
+        `<script>addEventListener('focusin', (e) => parent.postMessage({ test: 'focus', on: e.target.textContent }, '*'));` +
+        `addEventListener('keydown', (e) => parent.postMessage({ test: 'key', key: e.key, on: document.activeElement?.textContent }, '*'), true);</script>`;
       send(`<h1>Payment form</h1>${button('success', 'Pay')}${button('fail', 'Decline')}${focusReport}`);
       return;
     }
