@@ -34,11 +34,11 @@ const paused = pauses();
 
 // Each verified status answer carries when this process wrote it (x-answered-at, ms since the epoch
 // with a fraction): the bench's callback → answer time without its own event loop in it. Patched once
-// on the prototype, so no wait carries anything more for it.
+// on the prototype, so no wait carries anything more for it; only status answers are stamped.
 type WriteHead = (this: http.ServerResponse, statusCode: number, ...rest: unknown[]) => http.ServerResponse;
 const writeHead = http.ServerResponse.prototype.writeHead as unknown as WriteHead;
 (http.ServerResponse.prototype as unknown as { writeHead: WriteHead }).writeHead = function (statusCode, ...rest) {
-  if (statusCode === 200 && !this.headersSent) this.setHeader('x-answered-at', String(performance.timeOrigin + performance.now()));
+  if (statusCode === 200 && !this.headersSent && this.req.url?.startsWith('/status')) this.setHeader('x-answered-at', String(performance.timeOrigin + performance.now()));
   return writeHead.call(this, statusCode, ...rest);
 };
 

@@ -2,7 +2,8 @@
 // "today, OTel stubbed" build: the same exports, each the plain call its no-API path makes, and no
 // import of @opentelemetry/api. Set beside today's build, it shows what the OTel integration itself
 // costs with no SDK, apart from everything else that changed since the build before telemetry.
-import type { Attributes } from '../../src/server/telemetry/attributes.js';
+// clean() lives in attributes.ts, which touches no API: the stub hands out the real one.
+export { clean } from '../../src/server/telemetry/attributes.js';
 import type * as Real from '../../src/server/telemetry/otel.js';
 
 const NO_STEP: Real.Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
@@ -12,15 +13,6 @@ export const telemetryOn = (): boolean => false;
 export const telemetryReady = (): Promise<void> | undefined => undefined;
 export const record = (_metric: Real.MetricName, _value: number, _attributes: Real.Recorded): void => undefined;
 export const recordingSpan = (): undefined => undefined;
-
-export function clean(attributes: Attributes): Real.Recorded {
-  const out: Record<string, string | number> = {};
-  for (const key in attributes) {
-    const value = attributes[key as keyof Attributes];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
 
 export const traced = <T>(_name: string, _attributes: unknown, fn: (step: Real.Step) => Promise<T> | T): Promise<T> | T => fn(NO_STEP);
 

@@ -100,11 +100,12 @@ const SHARED_MS = 100;
 
 /**
  * A command's `abortSignal`, shared by the commands sent within SHARED_MS with the same limit and
- * aborted once that limit has passed for the last of them (at most SHARED_MS late): node-redis drops a command still unwritten then, as its
- * own `timeout` option does. That option (on by default, 5 s) makes an AbortSignal, a timer and, when the
- * timer fires whether the command was written or not, a DOMException per command: about a tenth of a
- * callback's CPU under load (docs/performance.md, Open checkouts). A Set, not an EventTarget: no
- * listener limit to warn about, and a listener removed in constant time.
+ * aborted once that limit has passed for the last of them (at most SHARED_MS late): node-redis drops a
+ * command still unwritten then, as its own `timeout` option does. That option (on by default, 5 s)
+ * makes an AbortSignal, a timer and, when the timer fires whether the command was written or not, a
+ * DOMException per command: about a tenth of a callback's CPU under load (docs/performance.md, Open
+ * checkouts). A Set, not an EventTarget: no listener limit to warn about, and a listener removed in
+ * constant time.
  */
 class CommandDeadline implements AbortSignalLike {
   aborted = false;

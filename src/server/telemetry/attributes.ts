@@ -26,6 +26,19 @@ export const ATTRIBUTES = {
 export type AttributeName = keyof typeof ATTRIBUTES;
 export type Attributes = Partial<Record<AttributeName, string | number | undefined>>;
 
+/** Attribute values as pay-form records them. Its own type, so the declarations never name the API. */
+export type Recorded = Readonly<Record<string, string | number>>;
+
+/** The attributes without their undefined values (the API's Attributes type). */
+export function clean(attributes: Attributes): Recorded {
+  const out: Record<string, string | number> = {};
+  for (const key in attributes) {
+    const value = attributes[key as keyof Attributes];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** The outcome attribute of each instrumented handler or call. */
 export type CallbackOutcome = 'new' | 'duplicate' | 'extra_payment' | 'in_flight' | 'refused_signature' | 'bad_request' | 'failed';
 export type PayoutOutcomeName = 'sent' | 'replayed' | 'refused_by_ledger' | 'refused' | 'outcome_unknown' | 'ledger_failed' | 'invalid';

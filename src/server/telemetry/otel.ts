@@ -4,8 +4,9 @@
 // Until the application registers an SDK the API hands out no-op spans and instruments; without the
 // package every helper here is a plain call of the function it wraps.
 import type * as OtelApi from '@opentelemetry/api';
-import type { Attributes } from './attributes.js';
-import { errorType } from './attributes.js';
+import { clean, errorType, type Attributes, type Recorded } from './attributes.js';
+
+export { clean, type Recorded };
 
 type Api = typeof OtelApi;
 type Span = OtelApi.Span;
@@ -77,9 +78,6 @@ function meters(otel: Api): Instruments {
 
 export type MetricName = 'serviceDuration' | 'callbacks' | 'payouts' | 'openWaits' | 'waitDuration';
 
-/** Attribute values as pay-form records them. Its own type, so the declarations never name the API. */
-export type Recorded = Readonly<Record<string, string | number>>;
-
 /** Adds to a counter or records into a histogram; nothing without the API. */
 export function record(metric: MetricName, value: number, attributes: Recorded): void {
   if (api === undefined) return;
@@ -88,16 +86,6 @@ export function record(metric: MetricName, value: number, attributes: Recorded):
   const instrument = live[metric];
   if ('record' in instrument) instrument.record(value, attributes);
   else instrument.add(value, attributes);
-}
-
-/** The attributes without their undefined values (the API's Attributes type). */
-export function clean(attributes: Attributes): Recorded {
-  const out: Record<string, string | number> = {};
-  for (const key in attributes) {
-    const value = attributes[key as keyof Attributes];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
 }
 
 /** The span a step of pay-form's own is in; every method is a no-op without the API or when the span
