@@ -254,6 +254,8 @@ try {
           `GC pause max ${after.map((s) => ms(s.gcMaxMs)).join(' / ')} ms, major GCs ${after.map((s) => s.gcMajor).join(' / ')} (backends); ` +
           `the bench's own: loop delay max ${ms(ownPauses.loopDelayMaxMs)} ms, GC pause max ${ms(ownPauses.gcMaxMs)} ms, major GCs ${ownPauses.gcMajor}`,
       );
+      // A waiting order is read again only when its news may have been missed (status-feed.ts's reconcile).
+      console.error(`${size}: store reads while the callbacks came ${after.map((s, b) => s.reads - busy0[b]!.reads).join(' / ')}`);
       console.error(`${size}: bench CPU per callback ${((own.user + own.system) / size).toFixed(0)} µs; all answered after ${(performance.now() - start).toFixed(0)} ms`);
       const delays = pages.filter((p) => p.answered !== undefined).map((p) => p.answered! - sent.get(p)!).sort((a, b) => a - b);
       const written = pages.filter((p) => p.written !== undefined && p.written > 0).map((p) => p.written! - sent.get(p)!).sort((a, b) => a - b);
