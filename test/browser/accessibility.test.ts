@@ -37,33 +37,44 @@ async function opener(): Promise<HTMLButtonElement> {
 }
 
 /**
- * Watches for the stand-in form in `source` to report its Pay button focused (a `pay-` key); the
- * returned wait fails with a message, so a key that never reached Pay is named, not a mocha timeout.
+ * Follows what the stand-in form in `source` (a `pay-` key) reports has focus: `last()` is the button
+ * focused last, and `onPay()` waits for it to be Pay, failing with a message (the button focus went to,
+ * or none) rather than a mocha timeout.
  */
-function payFocus(source: () => Window | null | undefined): () => Promise<void> {
-  let focused = false;
+function formFocus(source: () => Window | null | undefined): { last(): string | undefined; onPay(): Promise<void> } {
+  let last: string | undefined;
   const onMessage = (event: MessageEvent) => {
-    if (event.source === source() && (event.data as { on?: unknown })?.on === 'Pay') focused = true;
+    const data = event.data as { test?: unknown; on?: unknown };
+    if (event.source === source() && data?.test === 'focus') last = String(data.on);
   };
   addEventListener('message', onMessage);
-  return async () => {
-    try {
-      await waitUntil(() => focused, "the form's Pay button has focus", { timeout: 8000 });
-    } finally {
-      removeEventListener('message', onMessage);
-    }
+  return {
+    last: () => last,
+    async onPay() {
+      try {
+        await waitUntil(() => last === 'Pay', `the form's Pay button has focus (last focused: ${last ?? 'nothing'})`, { timeout: 8000 });
+      } finally {
+        removeEventListener('message', onMessage);
+      }
+    },
   };
 }
 
 /**
  * Presses Tab until focus is inside the element's frame (the form, with its buttons: a `pay-` key), at
- * most a few times, then waits for the form's Pay button to have it, where the next key goes.
+ * most a few times, then waits for the form's Pay button to have it, where the next key goes. Each Tab
+ * waits for focus to show in the page or the form before the next, so a slow engine is not pressed
+ * twice into the form (past Pay, to Decline).
  */
 async function tabIntoForm(el: PayForm): Promise<void> {
-  const onPay = payFocus(() => frameOf(el)?.contentWindow);
-  for (let i = 0; i < 5 && el.shadowRoot?.activeElement !== frameOf(el); i++) await sendKeys({ press: 'Tab' });
-  expect(el.shadowRoot?.activeElement === frameOf(el), 'focus is in the form').to.equal(true);
-  await onPay();
+  const focus = formFocus(() => frameOf(el)?.contentWindow);
+  const inForm = () => el.shadowRoot?.activeElement === frameOf(el) || focus.last() !== undefined;
+  for (let i = 0; i < 5 && !inForm(); i++) {
+    await sendKeys({ press: 'Tab' });
+    await waitUntil(inForm, 'focus moves', { timeout: 1000 }).catch(() => undefined);
+  }
+  expect(inForm(), 'focus is in the form').to.equal(true);
+  await focus.onPay();
 }
 
 /**
@@ -103,7 +114,16 @@ async function enterPays(el: PayForm): Promise<void> {
   let paid = false;
   el.addEventListener('pay-form-success', () => (paid = true), { once: true });
   await enterOnPay(() => frameOf(el)?.contentWindow);
-  await waitUntil(() => paid, 'pay-form-success after Enter on Pay', { timeout: 15000 });
+  await waitUntil(() => paid, 'pay-form-success after Enter on Pay', { timeout: 15000 }).catch((error: Error) => {
+    // What the shopper would see instead: the element's state, and the page the frame is on when it is ours.
+    let frame = 'the service';
+    try {
+      frame = frameOf(el)?.contentWindow?.location.href ?? 'no frame';
+    } catch {
+      // still on the form's origin
+    }
+    throw new Error(`${error.message} (state ${el.state}, frame on ${frame})`);
+  });
 }
 
 const dialogOf = (el: PayForm) => el.shadowRoot?.querySelector('dialog') ?? null;
@@ -301,10 +321,10 @@ describe('<pay-form> accessibility: paying by keyboard alone', function () {
     frame.addEventListener('load', () => (formLoaded ||= href() === 'the service'));
     try {
       await waitUntil(() => formLoaded, 'the page went to the form', { timeout: 8000 });
-      const onPay = payFocus(() => frame.contentWindow);
+      const focus = formFocus(() => frame.contentWindow);
       frame.focus();
       await sendKeys({ press: 'Tab' });
-      await onPay();
+      await focus.onPay();
       await enterOnPay(() => frame.contentWindow);
       const landed = `${page}/test/fixtures/pages/return.html?status=success`;
       await waitUntil(() => href() === landed, 'the success page', { timeout: 15000 });
