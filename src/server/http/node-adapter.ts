@@ -22,6 +22,7 @@ export interface NodeRequest {
   readonly destroyed: boolean;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  off(event: 'error', listener: (error: unknown) => void): unknown;
   once(event: 'end', listener: () => void): unknown;
   once(event: 'error', listener: (error: unknown) => void): unknown;
   pause(): unknown;
@@ -70,8 +71,13 @@ function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    // A GET's empty body is one shared Buffer, not a new one per waiting request.
-    req.once('end', () => resolve(chunks.length === 0 ? NO_BYTES : Buffer.concat(chunks)));
+    // A GET's empty body is one shared Buffer, not a new one per waiting request. The listeners go
+    // once it ended: left on the request, they would keep this scope for as long as a status wait lasts.
+    req.once('end', () => {
+      req.off('data', onData);
+      req.off('error', reject);
+      resolve(chunks.length === 0 ? NO_BYTES : Buffer.concat(chunks));
+    });
     req.once('error', reject);
   });
 }

@@ -98,13 +98,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     return status !== undefined ? found(status, head) : NO_STATUS;
   };
 
-  /** The status once the wait ends; a refused wait is still answered a status already recorded. */
-  const waited = (orderRef: string, attempt: string | undefined, wait: Promise<WaitResult> | Refusal): Promise<Answer> => {
-    if (typeof wait === 'string') return refused(orderRef, attempt, wait);
-    // A reaction, not a suspended async function: less to keep per waiting request.
-    return wait.then(waitAnswer);
-  };
-
+  /** A refused wait is still answered a status already recorded. */
   const refused = async (orderRef: string, attempt: string | undefined, why: Refusal): Promise<Answer> => {
     const status = waits.knownEmpty(orderRef, attempt) ? undefined : await store.status(orderRef, attempt);
     return status !== undefined ? found(status, false) : REFUSED[why]();
@@ -143,9 +137,13 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     if (method === 'HEAD' || waitMs === 0) {
       return now(order, attempt, method === 'HEAD').then((a) => told(a.status === 200 ? 'answered' : 'timed_out', a), fail);
     }
+    // No closure here names `incoming`: one that did would put it in the scope `told` and `ended` share,
+    // and keep the request, its URL and the Request authorize had for as long as the wait lasts.
     let left = false;
-    const wait = waits.wait(order, attempt, (listener) => incoming.gone(() => ((left = true), listener())));
-    if (typeof wait === 'string') return waited(order, attempt, wait).then((a) => told(a.status === 200 ? 'answered' : 'refused', a), fail);
+    let leave: (() => void) | undefined;
+    incoming.gone(() => ((left = true), leave?.()));
+    const wait = waits.wait(order, attempt, (listener) => (leave = listener));
+    if (typeof wait === 'string') return refused(order, attempt, wait).then((a) => told(a.status === 200 ? 'answered' : 'refused', a), fail);
     span.event('pay_form.status.wait_started');
     record('openWaits', 1, NO_ATTRIBUTES);
     const started = Date.now();
@@ -153,6 +151,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       record('openWaits', -1, NO_ATTRIBUTES);
       return told(a.status === 200 ? 'answered' : a.status === 204 ? (left ? 'abandoned' : 'timed_out') : 'failed', a, Date.now() - started);
     };
-    return waited(order, attempt, wait).then(ended, (error: unknown) => ended(failed(error)));
+    // A reaction on the wait itself, not a suspended async function or a chain: less to keep per waiting request.
+    return wait.then((status) => ended(waitAnswer(status)), (error: unknown) => ended(failed(error)));
   }));
 }

@@ -30,7 +30,9 @@ interface Waiter {
 
 interface Entry {
   readonly orderRef: string;
-  readonly waiters: Waiter[];
+  /** Replaced, not pushed to, when one joins: a pushed array keeps room for 17, and an order has one
+   *  or two waits (docs/performance.md, Open checkouts). */
+  waiters: Waiter[];
   unwatch: (() => void) | undefined;
   reading: boolean;
   again: boolean;
@@ -38,7 +40,7 @@ interface Entry {
   news: number;
   /** Attempts ('' for none asked) read as no status since the last news; emptied by news. An array: an
    *  order has a few attempts at most, and an empty array costs less than an empty Set. */
-  readonly known: string[];
+  known: string[];
   /** When its last wait ended, while it lingers. */
   idleSince: number;
 }
@@ -103,7 +105,7 @@ export class StatusWaits {
     let done!: (result: WaitResult) => void;
     const waited = new Promise<WaitResult>((resolve) => (done = resolve));
     const waiter: Waiter = { attempt, deadline, done };
-    entry.waiters.push(waiter);
+    entry.waiters = entry.waiters.concat(waiter);
     this.#count++;
     this.#startSweep();
     return [waited, () => this.#end(entry, waiter, undefined)];
@@ -123,7 +125,7 @@ export class StatusWaits {
   #heard(entry: Entry, news: StatusNews | undefined): void {
     entry.news++;
     if (news === undefined) {
-      entry.known.length = 0;
+      entry.known = [];
       if (entry.waiters.length > 0) this.#read(entry);
       return;
     }
@@ -141,7 +143,7 @@ export class StatusWaits {
     }
     // Every other attempt's own status is unchanged: what was read as nothing still is, unless paid.
     const at = entry.known.indexOf(news.attempt);
-    if (news.paid !== undefined) entry.known.length = 0;
+    if (news.paid !== undefined) entry.known = [];
     else if (at !== -1) entry.known.splice(at, 1);
     if (unread) this.#read(entry);
   }
@@ -166,7 +168,7 @@ export class StatusWaits {
           result = null;
         }
         if (result === undefined) {
-          if (entry.news === news && !entry.known.includes(attempt ?? '')) entry.known.push(attempt ?? '');
+          if (entry.news === news && !entry.known.includes(attempt ?? '')) entry.known = entry.known.concat(attempt ?? '');
           return;
         }
         for (const waiter of entry.waiters.filter((w) => w.attempt === attempt)) this.#end(entry, waiter, result);

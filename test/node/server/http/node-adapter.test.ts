@@ -181,6 +181,20 @@ describe('toNodeHandler', () => {
 
 // toNodeHandler hands its raw bytes to the handlers, and writes the handlers' own answers in one go;
 // a Request or Response made by anyone else (middleware in between) must still be read as a stream.
+test('toNodeHandler leaves no listener of its own on a request whose body it has read', async () => {
+  // A status wait holds its request for up to 25 s: a body reader's listeners left on it would keep
+  // their scope (the chunks, the promise's functions) as long.
+  const counts: Array<[number, number]> = [];
+  const handler = toNodeHandler(async () => new Response(null, { status: 204 }));
+  const url = await serve((req, res) => {
+    const before: [number, number] = [req.listenerCount('data'), req.listenerCount('error')];
+    handler(req, res);
+    res.once('finish', () => counts.push([req.listenerCount('data') - before[0], req.listenerCount('error') - before[1]]));
+  });
+  for (const init of [{}, { method: 'POST', body: '{"a":1}' }]) assert.equal((await fetch(url, init)).status, 204);
+  assert.deepEqual(counts, [[0, 0], [0, 0]], "the adapter's 'data' and 'error' listeners are gone once the body is read");
+});
+
 describe('toNodeHandler with the handlers: bodies made elsewhere are read, not assumed', () => {
   const payload = { invoice_id: 'inv-fast', status: 'success', amount: 1 };
   const signedBody = async () => JSON.stringify({ ...payload, signature: await sign(payload, SECRET) });

@@ -2,6 +2,8 @@
 // with a bounded long poll that hears of a callback taken by another server (Redis pub/sub, or the
 // re-read when that news is missed). Real loopback servers and a real redis-server.
 import http from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -210,6 +212,30 @@ describe('status handler: answers', () => {
     // Its place is free again: this one waits (and is ended by its own abort) instead of 503.
     const next = fetch(`${status}/status?order_ref=c`, { signal: AbortSignal.timeout(300) }).then((r) => r.status, () => 'waited');
     assert.equal(await next, 'waited');
+  });
+
+  test('a waiting request keeps no Request: the one authorize was given is collected while the wait goes on', async () => {
+    // A wait costs its socket and a small record (docs/performance.md, Open checkouts): the Request made
+    // for authorize, its URL and the adapter's view of the request must not live as long as the wait.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const seen: Array<WeakRef<Request>> = [];
+    const status = await serve(createStatusHandler({
+      store: new MemoryCallbackStore(),
+      authorize: (request) => (seen.push(new WeakRef(request)), true),
+      waitMs: 20_000,
+    }));
+    const gone = new AbortController();
+    const waiting = fetch(`${status}/status?order_ref=held`, { signal: gone.signal }).catch(() => 'aborted');
+    for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(seen.length, 1, 'authorize was asked');
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gc();
+    }
+    assert.equal(seen[0]!.deref(), undefined, "authorize's Request is still held by the waiting request");
+    gone.abort();
+    assert.equal(await waiting, 'aborted');
   });
 
   test('options are checked', () => {
