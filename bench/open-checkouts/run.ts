@@ -58,7 +58,9 @@ interface Backend {
 }
 
 async function startBackend(redisUrl: string): Promise<Backend> {
-  const child = spawn(process.execPath, ['--expose-gc', BACKEND], {
+  // BACKEND_NODE_FLAGS: V8 or Node flags for the backends alone (e.g. --max-semi-space-size=8).
+  const flags = (process.env['BACKEND_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--expose-gc', ...flags, BACKEND], {
     env: { ...process.env, REDIS_URL: redisUrl, SECRET },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
