@@ -8,7 +8,7 @@ import type { OutputChunk, OutputOptions } from 'rolldown';
 import { transform } from 'esbuild';
 import { minify as terserMinify } from 'terser';
 import { build, type InlineConfig, type Plugin } from 'vite';
-import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, POPUP_BUNDLE, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRIES, isExternal } from './entries.js';
+import { BUNDLES, CLI, CLIENT_MODULES, ENTRIES, MODAL_BUNDLE, POPUP_BUNDLE, RETURN_BUNDLE, SCRIPT_FILES, SCRIPT_TAG_ENTRIES, isExternal } from './entries.js';
 import * as languages from '../src/element/languages/index.js';
 import { NOTICES_BANNER, NOTICES_FILE, noticesText } from './notices.js';
 import { sriOf } from './sri.js';
@@ -223,6 +223,9 @@ export async function buildBundles(): Promise<void> {
   await writeFile(new URL(`dist/${NOTICES_FILE}`, root), await noticesText(moduleIds, new URL('node_modules/', root)));
   await ownBundle('element/return-on-load', RETURN_BUNDLE);
   await ownBundle('element/popup-on-load', POPUP_BUNDLE);
+  // A classic script (its names kept in a function): it must run before a classic bundle upgrades an
+  // element already on the page, so before a module could (docs/element.md, Modal display).
+  await ownBundle('element/modal-on-load', MODAL_BUNDLE, 'iife');
   await buildLanguageFiles();
 }
 
@@ -238,8 +241,8 @@ export async function buildLanguageFiles(): Promise<void> {
 
 /** The return page's script and the popup's: pay-form's own code only (no Lit), so their legal comment
  *  is pay-form's; with no exports, each runs as a classic script or a module alike. */
-export async function ownBundle(input: string, file: string): Promise<void> {
-  const output = { format: 'es', entryFileNames: file, postBanner: '/*! pay-form (MIT) */' } as const;
+export async function ownBundle(input: string, file: string, format: 'es' | 'iife' = 'es'): Promise<void> {
+  const output = { format, entryFileNames: file, postBanner: '/*! pay-form (MIT) */' } as const;
   const result = await build(pageBuild(input, true, { output }));
   const bundled = chunksOf(result).flatMap((chunk) => chunk.moduleIds).filter((id) => id.includes('node_modules'));
   if (bundled.length > 0) throw new Error(`build: ${file} must hold pay-form's code only, not ${bundled.join(', ')}`);

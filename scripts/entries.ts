@@ -50,8 +50,12 @@ export const RETURN_BUNDLE = 'pay-form-return.min.js';
  *  the element's bundles leave the popup out (docs/element.md, Popup display). */
 export const POPUP_BUNDLE = 'pay-form-popup.min.js';
 
+/** The modal display's script (src/element/modal-on-load.ts) for script-tag pages: self-contained, no Lit;
+ *  the element's bundles leave the modal out (docs/element.md, Modal display). */
+export const MODAL_BUNDLE = 'pay-form-modal.min.js';
+
 /** Every file a page loads by a script tag, each with its SRI hash in the README. */
-export const SCRIPT_FILES: readonly string[] = [...Object.values(BUNDLES), RETURN_BUNDLE, POPUP_BUNDLE, ...LANGUAGE_FILES];
+export const SCRIPT_FILES: readonly string[] = [...Object.values(BUNDLES), RETURN_BUNDLE, POPUP_BUNDLE, MODAL_BUNDLE, ...LANGUAGE_FILES];
 
 /** What npm users install beside pay-form: never bundled into the npm modules. */
 export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'] as const;

@@ -1,7 +1,9 @@
 // The element's DOM, built directly: the iframe (a new one per open, so a late load of an old frame is
-// never taken for the new), the modal dialog around it, and the live regions that say what happens.
+// never taken for the new), put in the modal dialog (modal.ts) when that display is registered, and the
+// live regions that say what happens.
 // Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
 import type { Frame } from './frame-watch-controller.js';
+import type { createModal } from './modal.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -28,38 +30,23 @@ export function createFrame(url: string, onLoad: () => void): HTMLIFrameElement 
   return iframe;
 }
 
-/**
- * The modal dialog around the iframe, with the element's status in its bar: content outside a modal
- * dialog is inert, so the status must be inside to be seen and heard, and it describes the dialog so
- * that opening it reads out "loading". `dismiss` runs for the close button and for the dialog's close
- * (Escape, or the browser closing it).
- */
-function createModal(iframe: HTMLIFrameElement, status: HTMLElement, dismiss: () => void): HTMLDialogElement {
-  // aria-label names the button (nameModal, at each update); the glyph is only what the eye sees.
-  const button = element('button', { part: 'close-button', type: 'button' }, '×');
-  button.onclick = dismiss;
-  const dialog = element('dialog', { part: 'dialog', 'aria-describedby': 'status' }, element('div', { class: 'bar' }, status, button), iframe);
-  // Escape (the cancel event) closes the dialog, and the close event dismisses the form.
-  dialog.onclose = dismiss;
-  return dialog;
-}
-
 const named = (node: Element, [name, lang]: [string, string]) => setAttributes(node, { 'aria-label': name, lang });
 
 /**
  * Puts `frame` in the shadow root `root` (new nodes for a new frame, the last one's removed) and names it
  * at each update: `name` and the close button's `close` are each [name, language], so a screen reader reads
- * a name in its language's voice; `sandbox` is the iframe's. `dismiss` is the modal's (createModal). Returns
- * the frame now in the root.
+ * a name in its language's voice; `sandbox` is the iframe's. `modal` makes the dialog (modal.ts; without it the
+ * form shows inline), inserts and opens it, and `dismiss` is its close. Returns the frame now in the root.
  */
 export function showFrame(
-  root: ParentNode,
+  root: ShadowRoot,
   status: HTMLElement,
   shown: Frame | null | undefined,
   frame: Frame | null | undefined,
   name: [string, string],
   close: [string, string],
   sandbox: string | null,
+  modal: typeof createModal | undefined,
   dismiss: () => void,
 ): Frame | null | undefined {
   const isNew = shown !== frame;
@@ -67,21 +54,17 @@ export function showFrame(
     shown?.node!.remove();
     // Back from the modal's bar to the top of the shadow root.
     if (status.parentNode !== root) root.prepend(status);
-    if ((shown = frame)) frame.node = frame.display === 'inline' ? frame.iframe : createModal(frame.iframe, status, dismiss);
+    shown = frame;
   }
   if (!shown) return shown;
-  const { iframe, node } = shown as Frame & { node: HTMLElement };
+  const iframe = shown.iframe;
   // Set before the iframe is inserted, so before it starts loading; again at each update, for a language's words that came since.
   setAttributes(iframe, { title: name[0], lang: name[1], sandbox });
+  if (isNew) shown.node = shown.display === 'modal' && modal ? modal(root, iframe, status, dismiss) : root.appendChild(iframe);
+  const node = shown.node!;
   if (node !== iframe) {
     named(node, name);
     named(node.querySelector('button')!, close);
-  }
-  if (isNew) {
-    root.append(node);
-    // showModal() remembers the focused element and close() returns focus to it (HTML's dialog
-    // focus steps), so the form is always closed through dialog.close() before it is removed.
-    if (node !== iframe && node.isConnected) (node as HTMLDialogElement).showModal();
   }
   return shown;
 }

@@ -11,6 +11,7 @@ import { element, say, showFrame } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import type { PopupDisplay, PopupReport } from './popup-controller.js';
+import type { createModal } from './modal.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, INPUTS, PayFormProperties, SETTLE_INPUTS, TOKEN_SOURCES, timeLimit } from './pay-form-properties.js';
 import { ELEMENT_TEXTS, type PayFormTextKey } from './texts.js';
 
@@ -87,6 +88,9 @@ export class PayForm extends PayFormProperties {
   /** The popup display, set by its module (popup.ts, which `pay-form` and the framework entries load;
    *  a script-tag page adds pay-form-popup.min.js). Without it `display="popup"` gives `popup-blocked`. */
   static popup?: (host: PayForm, on: PopupReport) => PopupDisplay;
+  /** The modal display, set by its module (modal.ts, which `pay-form` and the framework entries load;
+   *  a script-tag page adds pay-form-modal.min.js). Without it `display="modal"` shows the form inline. */
+  static modal?: typeof createModal;
   #window?: PopupDisplay;
 
   /** What the element is doing; reflected to the `state` attribute for CSS. Read-only. */
@@ -164,7 +168,7 @@ export class PayForm extends PayFormProperties {
     const own = this.frameTitle !== DEFAULT_FRAME_TITLE && this.frameTitle;
     // Only while this frame is on show: the browser closing its dialog on its own (a repeated Escape) is the user's dismissal too.
     const dismiss = () => this.#watch.frame === frame && this.#dismiss('user');
-    this.#shown = showFrame(this.renderRoot, status, this.#shown, frame, own ? [own, lang] : text('title'), text('close'), this.frameSandbox, dismiss);
+    this.#shown = showFrame(this.renderRoot as ShadowRoot, status, this.#shown, frame, own ? [own, lang] : text('title'), text('close'), this.frameSandbox, PayForm.modal, dismiss);
   }
 
   /** Decides, from the current inputs, what to show: a redirect, a frame, a token request, or nothing yet. */
@@ -248,9 +252,8 @@ export class PayForm extends PayFormProperties {
     if (!watch.frame) return;
     watch.clear();
     this.#focus.lost = true;
-    // An iframe has no `open`: only an open dialog is closed.
-    const dialog = this.#shown?.node as HTMLDialogElement | undefined;
-    if (dialog?.open) dialog.close();
+    // An iframe has no close(); a dialog's closes it if open (modal.ts), before it is removed.
+    (this.#shown?.node as Partial<HTMLDialogElement> | undefined)?.close?.();
     this.requestUpdate();
   }
 

@@ -6,6 +6,7 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { PayForm } from './pay-form-define.js';
+import { registerModal } from './modal.js';
 import { registerPopup } from './popup.js';
 import { PAY_FORM_EVENTS, type PayFormEventDetails, type PayFormEventName } from './events.js';
 import type { Pascal, PayFormAttributes, PayFormEventAttributes } from './framework-types.js';
@@ -21,6 +22,7 @@ function reactPropName(event: string): string {
 
 const events = Object.fromEntries(PAY_FORM_EVENTS.map((name) => [reactPropName(name), name])) as PayFormReactEvents;
 
+registerModal(PayForm);
 registerPopup(PayForm);
 
 const LitPayForm = createComponent({

@@ -199,3 +199,40 @@ describe('the popup script beside a script-tag bundle', () => {
     expect(await fallBack(false)).to.deep.equal({ codes: ['load-timeout'], button: false, state: 'error', alert: true });
   });
 });
+
+describe('the modal script beside a script-tag bundle', () => {
+  /** A page with the README's modal tag (first: it waits for the tag) if asked, then `bundle`'s, and an element with display="modal". */
+  async function modalPage(bundle: string, withModal: boolean): Promise<{ errors: string[]; dialog: boolean; open: boolean; framed: boolean; radius: string | null }> {
+    const { service } = await executeServerCommand<{ service: string }, undefined>('origins');
+    const tags = `${withModal ? `${await readmeScriptTag('pay-form-modal.min.js')}</script>` : ''}${await readmeScriptTag(bundle)}</script>`;
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html><script>window.errors = []; addEventListener('error', (e) => errors.push(String(e.message || e.target?.src)), true);</script>${tags}<pay-form base-url="${service}" key="plain-modal-bundle" display="modal"></pay-form>`;
+    document.body.append(frame);
+    await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    const win = frame.contentWindow as Window & { errors: string[] };
+    await win.customElements.whenDefined('pay-form');
+    const root = () => win.document.querySelector('pay-form')?.shadowRoot;
+    await waitUntil(() => root()?.querySelector('iframe'), 'the form is framed', { timeout: 8000 });
+    const dialog = root()?.querySelector('dialog');
+    const result = {
+      errors: win.errors,
+      dialog: !!dialog,
+      open: !!dialog?.open,
+      framed: dialog ? dialog.contains(root()!.querySelector('iframe')) : root()?.querySelector('iframe')?.parentNode === root(),
+      // The modal's own styles come with its script (modal.ts): a rounded dialog.
+      radius: dialog ? win.getComputedStyle(dialog).borderTopLeftRadius : null,
+    };
+    frame.remove();
+    return result;
+  }
+
+  for (const bundle of ['pay-form.min.js', 'pay-form.iife.min.js']) {
+    it(`${bundle} with pay-form-modal.min.js by its README tag: the form opens in a modal dialog, styled`, async () => {
+      expect(await modalPage(bundle, true)).to.deep.equal({ errors: [], dialog: true, open: true, framed: true, radius: '8px' });
+    });
+
+    it(`${bundle} without it: display="modal" shows the form inline, never nothing`, async () => {
+      expect(await modalPage(bundle, false)).to.deep.equal({ errors: [], dialog: false, open: false, framed: true, radius: null });
+    });
+  }
+});
