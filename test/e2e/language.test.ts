@@ -31,9 +31,11 @@ interface Page {
 }
 
 function pageHtml(page: Page, order: string): string {
+  // A page with display="modal" loads the modal's script before the bundle (README, Script tag).
+  const modal = '<script src="/dist/pay-form-modal.min.js"></script>';
   const scripts = page.bundle === 'esm'
-    ? '<script type="module" src="/dist/pay-form.min.js"></script>'
-    : [...(page.tags ?? []).map((tag) => `<script src="/dist/pay-form.${tag}.js"></script>`), '<script src="/dist/pay-form.iife.min.js"></script>'].join('');
+    ? `${modal}<script type="module" src="/dist/pay-form.min.js"></script>`
+    : [modal, ...(page.tags ?? []).map((tag) => `<script src="/dist/pay-form.${tag}.js"></script>`), '<script src="/dist/pay-form.iife.min.js"></script>'].join('');
   const language = page.language ? ` language="${page.language}"` : '';
   // #pay opens the sandbox's form in a modal; #broken is refused at once (no request), to show an error.
   return `<!doctype html><html lang="${page.lang}"><head><link rel="icon" href="data:,"><title>shop</title></head><body>
