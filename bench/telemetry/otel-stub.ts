@@ -2,11 +2,10 @@
 // "today, OTel stubbed" build: the same exports, each the plain call its no-API path makes, and no
 // import of @opentelemetry/api. Set beside today's build, it shows what the OTel integration itself
 // costs with no SDK, apart from everything else that changed since the build before telemetry.
-// clean() lives in attributes.ts, which touches no API: the stub hands out the real one.
+// clean() and NO_STEP live in modules that touch no API: the stub hands out the real ones.
 export { clean } from '../../src/server/telemetry/attributes.js';
 import type * as Real from '../../src/server/telemetry/otel.js';
-
-const NO_STEP: Real.Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
+import { NO_STEP } from '../../src/server/telemetry/step.js';
 
 export const loadTelemetry = (): Promise<void> => Promise.resolve();
 export const telemetryOn = (): boolean => false;

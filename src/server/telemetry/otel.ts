@@ -5,8 +5,9 @@
 // package every helper here is a plain call of the function it wraps.
 import type * as OtelApi from '@opentelemetry/api';
 import { clean, errorType, type Attributes, type Recorded } from './attributes.js';
+import { NO_STEP, type Step } from './step.js';
 
-export { clean, type Recorded };
+export { clean, type Recorded, type Step };
 
 type Api = typeof OtelApi;
 type Span = OtelApi.Span;
@@ -87,19 +88,6 @@ export function record(metric: MetricName, value: number, attributes: Recorded):
   if ('record' in instrument) instrument.record(value, attributes);
   else instrument.add(value, attributes);
 }
-
-/** The span a step of pay-form's own is in; every method is a no-op without the API or when the span
- *  is not recording (no SDK registered, or sampled out), so callers build nothing for it. */
-export interface Step {
-  /** False when nothing is recorded: callers skip building what they would set. */
-  readonly recording: boolean;
-  set(attributes: Attributes): void;
-  event(name: string, attributes?: Attributes): void;
-  /** Marks the span failed with error.type; the span's status message is the type, never the error's text. */
-  fail(type: string): void;
-}
-
-const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
 
 /** A recording span as a Step: one object per span, no closures. */
 class SpanStep implements Step {

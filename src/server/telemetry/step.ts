@@ -1,0 +1,17 @@
+// The span a step of pay-form's own is in, as its callers see it, and the step of a span that does not
+// record. Apart from otel.ts, which touches the API, so bench/telemetry/otel-stub.ts hands out the same
+// no-op step as the no-API path does.
+import type { Attributes } from './attributes.js';
+
+/** Every method is a no-op without the API or when the span is not recording (no SDK registered, or
+ *  sampled out), so callers build nothing for it. */
+export interface Step {
+  /** False when nothing is recorded: callers skip building what they would set. */
+  readonly recording: boolean;
+  set(attributes: Attributes): void;
+  event(name: string, attributes?: Attributes): void;
+  /** Marks the span failed with error.type; the span's status message is the type, never the error's text. */
+  fail(type: string): void;
+}
+
+export const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
