@@ -11,7 +11,8 @@
 // order rotated by one; CPU per call is process.cpuUsage over the batch. With `sdk`, the SDK of
 // bench/telemetry/sdk.ts is registered first and every call runs in a SERVER span, as an app's HTTP
 // instrumentation runs it: its context manager is then active for every build alike, and the ratio is
-// what pay-form adds to a traced app.
+// what pay-form adds to a traced app. With `sdk` there is one more row, the floor of any library that
+// gives its handler a span: the untraced build's handler in one span of its own (two attributes).
 import { execSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
@@ -54,6 +55,7 @@ await mkdir(WORK, { recursive: true });
 const merged = git('log --first-parent --diff-filter=A --format=%H HEAD -- src/server/telemetry/otel.ts').split('\n').at(-1)!;
 const COMPARE = process.env['PAY_FORM_BENCH_COMPARE'];
 const STUBBED = 'today, OTel stubbed';
+const FLOOR = 'no telemetry, in one span of its own';
 const builds: Array<[string, string]> = [
   ['no telemetry', await bundleAt(`${merged}^1`, 'untraced')],
   ...(COMPARE === undefined ? [] : [[`@ ${COMPARE}`, await bundleAt(COMPARE, 'compare')] as [string, string]]),
@@ -61,12 +63,25 @@ const builds: Array<[string, string]> = [
   ['today', await bundle(`${ROOT}src`, 'today')],
 ];
 
+type Handler = (request: Request) => Promise<Response>;
 let wrap = (f: () => Promise<Response>) => f();
+/** With `sdk`: the untraced build's handler in one span of its own, with the order reference and the
+ *  attempt id as attributes and nothing else, the least a library that gives its handler a span adds. */
+let oneSpan: ((handler: Handler) => Handler) | undefined;
 if (withSdk) {
   process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] ??= 'http://127.0.0.1:9'; // nothing listens: exports fail, as cheaply for every build
   await import('./sdk.js');
   const { trace, SpanKind } = await import('@opentelemetry/api');
   const tracer = trace.getTracer('bench-http');
+  const floor = trace.getTracer('bench-floor');
+  oneSpan = (handler) => (request) =>
+    floor.startActiveSpan('pay-form.handler', { attributes: { 'pay_form.order_ref': `order-${n}`, 'pay_form.attempt_id': 'a' } }, async (span) => {
+      try {
+        return await handler(request);
+      } finally {
+        span.end();
+      }
+    });
   wrap = (f) => tracer.startActiveSpan('POST /callback', { kind: SpanKind.SERVER }, async (span) => {
     try {
       return await f();
@@ -95,7 +110,6 @@ function tokenRequest(): Request {
   return new Request('http://shop/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order_ref: `order-${n++}` }) });
 }
 
-type Handler = (request: Request) => Promise<Response>;
 type Kind = 'callback' | 'token';
 const handlers: Record<Kind, Array<[string, Handler]>> = { callback: [], token: [] };
 for (const [name, url] of builds) {
@@ -105,6 +119,7 @@ for (const [name, url] of builds) {
   const store = new server.MemoryCallbackStore({ maxEntries: 2000 });
   handlers.token.push([name, server.createTokenHandler({ client, store, resolve: (_request, body) => ({ ...TOKEN_PARAMS, request_id: body.order_ref ?? 'o' }) })]);
 }
+if (oneSpan) for (const kind of ['callback', 'token'] as const) handlers[kind].splice(1, 0, [FLOOR, oneSpan(handlers[kind][0]![1])]);
 const requests: Record<Kind, () => Request> = { callback: delivery, token: tokenRequest };
 
 async function run(kind: Kind, handler: Handler, times: number): Promise<number> {
