@@ -8,7 +8,7 @@ import { parseRequestId } from '../../service/checkout.js';
 import { hmacVerifier, type Verifier } from '../../service/signature.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { PayFormError, requireOptions } from '../errors.js';
-import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
+import { Answer, fetchHandler, isThenable, type Incoming } from './handler-logic.js';
 import type { PayoutLedger } from '../payouts/payout-ledger.js';
 import { resolveFromCallback } from '../payouts/payout-guard.js';
 import { sendUntilTaken } from '../stores/retry.js';
@@ -90,10 +90,6 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } 
 
 /** How an onStatus call ended: its value, or the time limit first. */
 type OnStatusRun = { value: void } | 'timeout';
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
 
 /** The order and attempt a callback names through its request_id (a string, or a number as its decimal string). */
 function orderOf(payload: CallbackPayload): { orderRef: string | undefined; attempt: string | undefined } {

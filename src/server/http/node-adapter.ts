@@ -36,6 +36,7 @@ export interface NodeResponse {
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   write(chunk: Uint8Array): boolean;
   end(text?: string): unknown;
+  on(event: 'close', listener: () => void): unknown;
   once(event: 'close' | 'drain', listener: () => void): unknown;
   destroy(): unknown;
 }
@@ -153,7 +154,8 @@ class NodeIncoming implements Incoming {
   /** One listener on the response, holding only it: no AbortController per waiting request. */
   gone(listener: () => void): void {
     const res = this.res;
-    res.once('close', () => res.writableFinished || listener());
+    // on, not once: a response closes once, and once's wrapper would be kept for as long as a wait lasts.
+    res.on('close', () => res.writableFinished || listener());
   }
   /** For resolve and authorize: the handler has read the body already (they get it parsed), so the
    *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). Nor a
@@ -240,28 +242,63 @@ const defaultTooLarge = () =>
     headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
   });
 
+/** What a handler's failure answers: `next(error)` under Express, else 500 (the body says why only for a
+ *  consumed body, a setup mistake the developer must see), or the connection dropped once headers went. */
+function crashed(error: unknown, res: NodeResponse, next: ((error?: unknown) => void) | undefined): void {
+  if (next) return next(error);
+  if (!res.headersSent) {
+    const message = error instanceof BodyConsumedError ? error.message : 'Internal error';
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(failureBody(message)));
+  } else {
+    res.destroy();
+  }
+}
+
+/** Answers a body over the cap at once and closes the connection rather than read (or drain) the rest. */
+async function refuseTooLarge(tooLarge: () => Response | Promise<Response>, res: NodeResponse): Promise<void> {
+  res.shouldKeepAlive = false;
+  await sendResponse(await tooLarge(), res);
+}
+
 /** `(req, res, next?)` for node:http (`http.createServer(toNodeHandler(h))`) and Express (`app.post(path, toNodeHandler(h))`). */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const tooLarge = options.tooLarge ?? defaultTooLarge;
   const logic = nativeLogic(handler);
   return (req, res, next) => {
+    const fail = (error: unknown) => crashed(error, res, next);
+    if (logic !== undefined) {
+      // pay-form's own handler: its answer without a Request or a Response in between. A method a
+      // Fetch Request cannot carry (TRACE; node:http itself refuses TRACK and hands CONNECT to
+      // 'connect' listeners) gets its 405 here too. One reaction on the logic's answer and nothing
+      // waiting on it: a status wait holds that reaction alone, not a frame or a chain of promises.
+      const answered = (answer: Answer) => {
+        try {
+          writeAnswer(answer, res);
+        } catch (error) {
+          fail(error);
+        }
+      };
+      collectBody(req).then(
+        (body) => {
+          try {
+            logic(new NodeIncoming(req, res, body)).then(answered, fail);
+          } catch (error) {
+            fail(error);
+          }
+        },
+        (error: unknown) => (error instanceof BodyTooLarge ? refuseTooLarge(tooLarge, res).catch(fail) : fail(error)),
+      );
+      return;
+    }
     const run = async () => {
       let body: Buffer;
       try {
         body = await collectBody(req);
       } catch (error) {
         if (!(error instanceof BodyTooLarge)) throw error;
-        // Answer at once and close the connection rather than read (or drain) the rest.
-        res.shouldKeepAlive = false;
-        await sendResponse(await tooLarge(), res);
+        await refuseTooLarge(tooLarge, res);
         return;
-      }
-      if (logic !== undefined) {
-        // pay-form's own handler: its answer without a Request or a Response in between. A method a
-        // Fetch Request cannot carry (TRACE; node:http itself refuses TRACK and hands CONNECT to
-        // 'connect' listeners) gets its 405 here too.
-        // Returned, not awaited: a status wait holds a reaction, not this function's suspended frame.
-        return logic(new NodeIncoming(req, res, body)).then((answer) => writeAnswer(answer, res));
       }
       // Any other handler never gets TRACE (a Fetch Request refuses to carry it): not the handler's
       // mistake, nor a server error.
@@ -272,16 +309,6 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
       }
       await sendResponse(await handler(toRequest(req, nodeUrl(req), body, goneSignal(req, res))), res);
     };
-    run().catch((error: unknown) => {
-      if (next) return next(error);
-      if (!res.headersSent) {
-        // A consumed body is a setup mistake the developer must see; any other error stays generic.
-        const message = error instanceof BodyConsumedError ? error.message : 'Internal error';
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify(failureBody(message)));
-      } else {
-        res.destroy();
-      }
-    });
+    run().catch(fail);
   };
 }

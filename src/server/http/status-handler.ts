@@ -5,11 +5,11 @@ import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
 import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/checkout.js';
 import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
-import { Answer, fetchHandler } from './handler-logic.js';
+import { Answer, fetchHandler, isThenable, type Incoming } from './handler-logic.js';
 import { StatusWaits, type Refusal, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
-import { instrumented, record } from '../telemetry/otel.js';
+import { instrumented, record, type Step } from '../telemetry/otel.js';
 
 const NO_ATTRIBUTES = Object.freeze({});
 
@@ -104,54 +104,75 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     return status !== undefined ? found(status, false) : REFUSED[why]();
   };
 
-  return fetchHandler(instrumented('pay_form.status', async (incoming, span) => {
-    const method = incoming.method;
-    if (method !== 'GET' && method !== 'HEAD') return failure(405, 'Method not allowed', { allow: 'GET, HEAD' });
-    const query = incoming.url().searchParams;
-    const asked = query.get(ORDER_REF_PARAM);
-    const attempt = query.get(ATTEMPT_PARAM) ?? undefined;
-    let orderRef: string | undefined;
-    // What the trace and the observer hear of this request (docs/observability.md).
-    const told = (outcome: StatusOutcome, answer: Answer, waitedMs?: number): Answer => {
-      if (span.recording) span.set({ 'pay_form.order_ref': orderRef, 'pay_form.attempt': attempt, 'pay_form.status.outcome': outcome });
-      emit({ type: 'status', source: 'status', outcome, orderRef, attempt, ...(waitedMs === undefined ? {} : { waitedMs }) });
-      return answer;
-    };
-    if (asked === null || asked === '' || (attempt !== undefined && !isAttemptId(attempt))) return told('not_found', NOT_FOUND);
+  /** What the trace and the observer hear of a request (docs/observability.md). A function of the
+   *  handler, not of the request: the request's closures stay few while it waits. */
+  const told = (span: Step, outcome: StatusOutcome, answer: Answer, orderRef: string | undefined, attempt: string | undefined, waitedMs?: number): Answer => {
+    if (span.recording) span.set({ 'pay_form.order_ref': orderRef, 'pay_form.attempt': attempt, 'pay_form.status.outcome': outcome });
+    emit({ type: 'status', source: 'status', outcome, orderRef, attempt, ...(waitedMs === undefined ? {} : { waitedMs }) });
+    return answer;
+  };
 
-    try {
-      const allowed = await authorize(incoming.request(), asked);
-      if (typeof allowed === 'string' && allowed !== '') orderRef = allowed;
-      else if (allowed === true) orderRef = asked;
-      else return told('not_found', NOT_FOUND);
-    } catch (error) {
-      // The merchant's own check failed (its session store down, say): ask again later.
-      onError(error);
-      return told('failed', unavailable());
-    }
-    const order = orderRef;
-    const fail = (error: unknown) => told('failed', failed(error));
+  /** The merchant's own check failed (its session store down, say): ask again later. */
+  const authorizeFailed = (span: Step, attempt: string | undefined, error: unknown): Answer => {
+    onError(error);
+    return told(span, 'failed', unavailable(), undefined, attempt);
+  };
 
-    // Returned, not awaited: this request's Incoming (and the Request authorize had) is not kept while
-    // it waits. The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
-    if (method === 'HEAD' || waitMs === 0) {
-      return now(order, attempt, method === 'HEAD').then((a) => told(a.status === 200 ? 'answered' : 'timed_out', a), fail);
+  /**
+   * The request once authorize answered: refused, answered now, or waiting. Made once per handler and
+   * handed the request, so no closure of the request's names `incoming`: one that did would keep the
+   * request, its URL and the Request authorize had for as long as the wait lasts.
+   */
+  const decided = (incoming: Incoming, span: Step, asked: string, attempt: string | undefined, allowed: unknown): Promise<Answer> => {
+    const order = typeof allowed === 'string' && allowed !== '' ? allowed : allowed === true ? asked : undefined;
+    if (order === undefined) return Promise.resolve(told(span, 'not_found', NOT_FOUND, undefined, attempt));
+    const fail = (error: unknown) => told(span, 'failed', failed(error), order, attempt);
+    // The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
+    if (incoming.method === 'HEAD' || waitMs === 0) {
+      return now(order, attempt, incoming.method === 'HEAD').then((a) => told(span, a.status === 200 ? 'answered' : 'timed_out', a, order, attempt), fail);
     }
-    // No closure here names `incoming`: one that did would put it in the scope `told` and `ended` share,
-    // and keep the request, its URL and the Request authorize had for as long as the wait lasts.
     let left = false;
     let leave: (() => void) | undefined;
     incoming.gone(() => ((left = true), leave?.()));
     const wait = waits.wait(order, attempt, (listener) => (leave = listener));
-    if (typeof wait === 'string') return refused(order, attempt, wait).then((a) => told(a.status === 200 ? 'answered' : 'refused', a), fail);
+    if (typeof wait === 'string') {
+      return refused(order, attempt, wait).then((a) => told(span, a.status === 200 ? 'answered' : 'refused', a, order, attempt), fail);
+    }
     span.event('pay_form.status.wait_started');
     record('openWaits', 1, NO_ATTRIBUTES);
     const started = Date.now();
     const ended = (a: Answer) => {
       record('openWaits', -1, NO_ATTRIBUTES);
-      return told(a.status === 200 ? 'answered' : a.status === 204 ? (left ? 'abandoned' : 'timed_out') : 'failed', a, Date.now() - started);
+      const outcome = a.status === 200 ? 'answered' : a.status === 204 ? (left ? 'abandoned' : 'timed_out') : 'failed';
+      return told(span, outcome, a, order, attempt, Date.now() - started);
     };
-    // A reaction on the wait itself, not a suspended async function or a chain: less to keep per waiting request.
+    // One reaction on the wait itself, handed back as the request's answer: no async function's
+    // promise waits on it, so a waiting request keeps this reaction and these few closures alone.
     return wait.then((status) => ended(waitAnswer(status)), (error: unknown) => ended(failed(error)));
-  }));
+  };
+
+  return fetchHandler(
+    instrumented('pay_form.status', (incoming, span) => {
+      const method = incoming.method;
+      if (method !== 'GET' && method !== 'HEAD') return Promise.resolve(failure(405, 'Method not allowed', { allow: 'GET, HEAD' }));
+      const query = incoming.url().searchParams;
+      const asked = query.get(ORDER_REF_PARAM);
+      const attempt = query.get(ATTEMPT_PARAM) ?? undefined;
+      if (asked === null || asked === '' || (attempt !== undefined && !isAttemptId(attempt))) {
+        return Promise.resolve(told(span, 'not_found', NOT_FOUND, undefined, attempt));
+      }
+      let allowed: ReturnType<StatusHandlerOptions['authorize']>;
+      try {
+        allowed = authorize(incoming.request(), asked);
+      } catch (error) {
+        return Promise.resolve(authorizeFailed(span, attempt, error));
+      }
+      // A synchronous answer (a session already read) goes on at once, with no promise in between.
+      if (!isThenable(allowed)) return decided(incoming, span, asked, attempt, allowed);
+      return Promise.resolve(allowed).then(
+        (value) => decided(incoming, span, asked, attempt, value),
+        (error: unknown) => authorizeFailed(span, attempt, error),
+      );
+    }),
+  );
 }
