@@ -54,7 +54,8 @@ const REFUSED: Record<Refusal, () => Answer> = {
   'order-full': () => failure(429, 'Too many requests for this order', retryAfter(5, 10)),
 };
 
-const waitAnswer = (status: WaitResult): Answer => (status === null ? unavailable() : status !== undefined ? found(status, false) : NO_STATUS);
+const waitAnswer = (status: WaitResult): Answer =>
+  status === null ? unavailable() : status === undefined || status === 'left' ? NO_STATUS : found(status, false);
 
 function found(status: OrderStatus, head: boolean): Answer {
   const full = answer(200, { status: status.status, invoice_id: status.invoice_id, ...(status.extra && { extra: true }) });
@@ -131,24 +132,22 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     if (incoming.method === 'HEAD' || waitMs === 0) {
       return now(order, attempt, incoming.method === 'HEAD').then((a) => told(span, a.status === 200 ? 'answered' : 'timed_out', a, order, attempt), fail);
     }
-    let left = false;
-    let leave: (() => void) | undefined;
-    incoming.gone(() => ((left = true), leave?.()));
-    const wait = waits.wait(order, attempt, (listener) => (leave = listener));
+    const wait = waits.wait(order, attempt, incoming);
     if (typeof wait === 'string') {
       return refused(order, attempt, wait).then((a) => told(span, a.status === 200 ? 'answered' : 'refused', a, order, attempt), fail);
     }
     span.event('pay_form.status.wait_started');
     record('openWaits', 1, NO_ATTRIBUTES);
     const started = Date.now();
-    const ended = (a: Answer) => {
+    // The wait never rejects (a store that failed ends it with null): one reaction on it, handed back as
+    // the request's answer. No async function's promise waits on it, so a waiting request keeps this
+    // reaction and this one closure.
+    return wait.then((status) => {
       record('openWaits', -1, NO_ATTRIBUTES);
-      const outcome = a.status === 200 ? 'answered' : a.status === 204 ? (left ? 'abandoned' : 'timed_out') : 'failed';
+      const a = waitAnswer(status);
+      const outcome = status === 'left' ? 'abandoned' : a.status === 200 ? 'answered' : a.status === 204 ? 'timed_out' : 'failed';
       return told(span, outcome, a, order, attempt, Date.now() - started);
-    };
-    // One reaction on the wait itself, handed back as the request's answer: no async function's
-    // promise waits on it, so a waiting request keeps this reaction and these few closures alone.
-    return wait.then((status) => ended(waitAnswer(status)), (error: unknown) => ended(failed(error)));
+    });
   };
 
   return fetchHandler(

@@ -16,8 +16,14 @@ export const RECONCILE_MS = 1000;
  *  between a 204 and its next ask (250 ms, settle-controller.ts). */
 export const LINGER_MS = 5000;
 
-/** The answer to one wait: the status, undefined when none came in time (or the client left), null when the store failed. */
-export type WaitResult = OrderStatus | undefined | null;
+/** The answer to one wait: the status, undefined when none came in time, 'left' when the client went
+ *  away first, null when the store failed. */
+export type WaitResult = OrderStatus | undefined | 'left' | null;
+
+/** The waiting request, as far as a wait needs it: told once when its client goes away. */
+export interface Client {
+  gone(listener: () => void): void;
+}
 
 /** Why a wait was refused at once: this process's waits are all taken, or this order's are. */
 export type Refusal = 'full' | 'order-full';
@@ -79,10 +85,10 @@ export class StatusWaits {
 
   /**
    * Waits for a verified status of `attempt` of the order, at most waitMs less a random fifth (so pages
-   * that opened together do not ask again together), or until the client goes away (`gone`); a Refusal at once when
+   * that opened together do not ask again together), or until the client goes away; a Refusal at once when
    * maxWaiters requests wait in this process or maxPerOrder on this order.
    */
-  wait(orderRef: string, attempt: string | undefined, gone: (listener: () => void) => void): Promise<WaitResult> | Refusal {
+  wait(orderRef: string, attempt: string | undefined, client: Client): Promise<WaitResult> | Refusal {
     let entry = this.#entries.get(orderRef);
     if (this.#count >= this.options.maxWaiters) return 'full';
     if (entry !== undefined && entry.waiters.length >= this.options.maxPerOrder) return 'order-full';
@@ -93,14 +99,14 @@ export class StatusWaits {
     }
     const deadline = Date.now() + Math.max(0, this.options.waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
     const [waited, leave] = this.#join(entry, attempt, deadline);
-    gone(leave);
+    client.gone(leave);
     // Read once now, unless the watch has vouched for this attempt since its last read.
     if (entry.unwatch === undefined || !entry.known.includes(attempt ?? '')) this.#read(entry);
     return waited;
   }
 
   /** A wait on the entry, and its end when the client leaves. A method of its own, so that neither
-   *  closure holds `gone` (and through it the request) for as long as the wait lasts. */
+   *  closure holds the client (and through it the request) for as long as the wait lasts. */
   #join(entry: Entry, attempt: string | undefined, deadline: number): [Promise<WaitResult>, () => void] {
     let done!: (result: WaitResult) => void;
     const waited = new Promise<WaitResult>((resolve) => (done = resolve));
@@ -108,7 +114,7 @@ export class StatusWaits {
     entry.waiters = entry.waiters.concat(waiter);
     this.#count++;
     this.#startSweep();
-    return [waited, () => this.#end(entry, waiter, undefined)];
+    return [waited, () => this.#end(entry, waiter, 'left')];
   }
 
   /** Whether the order's entry has read `attempt` as no status, with no news since: no need to read it. */

@@ -52,9 +52,9 @@ export class StatusFeed {
 
   watch(orderRef: string, listener: (news?: StatusNews) => void): () => void {
     this.#start();
-    const unwatch = this.#watchers.add(orderRef, listener);
+    this.#watchers.add(orderRef, listener);
     return () => {
-      unwatch();
+      this.#watchers.remove(orderRef, listener);
       if (this.#watchers.size === 0) this.#idle();
     };
   }

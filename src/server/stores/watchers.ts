@@ -16,11 +16,14 @@ export class Watchers {
     if (held === undefined) this.#byId.set(requestId, listener);
     else if (typeof held === 'function') this.#byId.set(requestId, new Set([held, listener]));
     else held.add(listener);
-    return () => {
-      const now = this.#byId.get(requestId);
-      if (now === listener) this.#byId.delete(requestId);
-      else if (typeof now === 'object' && now.delete(listener) && now.size === 0) this.#byId.delete(requestId);
-    };
+    return () => this.remove(requestId, listener);
+  }
+
+  /** What add's answer does, for a caller that keeps one closure of its own (one per waiting order). */
+  remove(requestId: string, listener: Listener): void {
+    const now = this.#byId.get(requestId);
+    if (now === listener) this.#byId.delete(requestId);
+    else if (typeof now === 'object' && now.delete(listener) && now.size === 0) this.#byId.delete(requestId);
   }
 
   /** The order's listeners, told what changed when the store knows it. */

@@ -214,6 +214,46 @@ describe('status handler: answers', () => {
     assert.equal(await next, 'waited');
   });
 
+  test('the observer hears how each wait ended: answered, timed_out, and abandoned when the client goes away, under node:http and on the Fetch path', async () => {
+    const store = new MemoryCallbackStore();
+    const heard: string[] = [];
+    const observer: StatusHandlerOptions['observer'] = (event) => {
+      if (event.type === 'status') heard.push(`${event.orderRef} ${event.outcome}${event.waitedMs === undefined ? '' : ' after waiting'}`);
+    };
+    const handler = createStatusHandler({ store, authorize: () => true, waitMs: 20_000, observer });
+    const status = await serve(handler);
+    const short = await serve(createStatusHandler({ store, authorize: () => true, waitMs: 100, observer }));
+    const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+    const until = async (line: string) => {
+      for (let i = 0; i < 100 && !heard.includes(line); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(heard.includes(line), `heard ${JSON.stringify(heard)}, not ${line}`);
+    };
+
+    assert.equal((await ask(short, 'order-timed')).status, 204);
+    await until('order-timed timed_out after waiting');
+
+    const paid = ask(status, 'order-paid');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-o', await attemptOf(store, 'order-paid'))), 200);
+    assert.equal((await paid).status, 200);
+    await until('order-paid answered after waiting');
+
+    const gone = new AbortController();
+    const leaving = fetch(`${status}/status?order_ref=order-left`, { signal: gone.signal }).catch(() => 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.abort();
+    assert.equal(await leaving, 'aborted');
+    await until('order-left abandoned after waiting');
+
+    const fetchGone = new AbortController();
+    const fetchPath = handler(new Request('http://shop/status?order_ref=order-left-fetch', { signal: fetchGone.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    fetchGone.abort();
+    assert.equal((await fetchPath).status, 204);
+    await until('order-left-fetch abandoned after waiting');
+    assert.ok(!heard.some((line) => line.includes('failed')), JSON.stringify(heard));
+  });
+
   test('a waiting request keeps no Request: the one authorize was given is collected while the wait goes on', async () => {
     // A wait costs its socket and a small record (docs/performance.md, Open checkouts): the Request made
     // for authorize, its URL and the adapter's view of the request must not live as long as the wait.
