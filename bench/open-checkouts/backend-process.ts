@@ -5,6 +5,7 @@
 // {"port"} printed once listening.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { pauses } from './pauses.js';
 
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -20,6 +21,15 @@ export interface BackendRoutes {
 export async function serveBackend(routes: BackendRoutes): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const paused = pauses();
+  // What V8 has committed for its young and old generations at most since the last /stats, sampled
+  // every 20 ms: which of them an RSS peak is made of.
+  let spaces = { newSpaceMax: 0, oldSpaceMax: 0 };
+  setInterval(() => {
+    for (const space of getHeapSpaceStatistics()) {
+      if (space.space_name === 'new_space') spaces.newSpaceMax = Math.max(spaces.newSpaceMax, space.space_size);
+      else if (space.space_name === 'old_space') spaces.oldSpaceMax = Math.max(spaces.oldSpaceMax, space.space_size);
+    }
+  }, 20).unref();
 
   // Each verified status answer carries when this process wrote it (x-answered-at, ms since the epoch
   // with a fraction): the bench's callback → answer time without its own event loop in it. Patched once
@@ -34,6 +44,8 @@ export async function serveBackend(routes: BackendRoutes): Promise<void> {
   function stats(res: http.ServerResponse): void {
     // What stalled this process since the last /stats, read before this call's own forced GC.
     const stalls = paused.take();
+    const committed = spaces;
+    spaces = { newSpaceMax: 0, oldSpaceMax: 0 };
     gc?.();
     const cpu = process.cpuUsage();
     const body = JSON.stringify({
@@ -44,6 +56,7 @@ export async function serveBackend(routes: BackendRoutes): Promise<void> {
       errors: routes.errors,
       reads: routes.reads(),
       ...stalls,
+      ...committed,
     });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(body);

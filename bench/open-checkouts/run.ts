@@ -3,15 +3,14 @@
 // and one real redis-server on loopback. The pages are simulated in this process and ask exactly as
 // src/element/settle-controller.ts does: GET status-url?order_ref&attempt, one at a time; a 204 is
 // asked again after 250 ms; a 5xx or 429 after its Retry-After, else a back-off from 1 s; a 200 settles.
-// For each size: the pages open (half on each backend) and wait; over an idle window the backends' CPU
-// and Redis's commands (INFO commandstats deltas) are counted; then signed callbacks for every page
-// arrive over 3 s (CALLBACKS_OVER_S), half of them at the other backend, and the clock runs from each POST to its page's
-// answer. Prints one row per size: RSS peak, live heap per wait (after a full GC, against the same
-// process before the pages came), idle CPU, Redis commands/s idle, callback → answer p50/p99, both
-// backends' CPU per callback, and whether every page settled with its own status; and, while the
-// callbacks come, each process's longest event-loop delay and GC pause, this one's too (pauses.ts).
-// BACKEND_ENTRY=path runs another checkout's backend.ts (a change compared side by side); BACKEND_PROF=dir
-// writes each backend's CPU profile of the callbacks' phase there.
+// For each size: the pages open (half on each backend) and wait; over an idle window the backends' CPU and
+// Redis's commands (INFO commandstats deltas) are counted; then signed callbacks for every page arrive over
+// 3 s (CALLBACKS_OVER_S), half at the other backend, the clock running from each POST to its page's answer.
+// Prints one row per size (RSS peak, live heap per wait after a full GC against the same process before the
+// pages, idle CPU, Redis commands/s idle, callback → answer p50/p99, both backends' CPU per callback, every
+// page settled with its own status) and, while the callbacks come, each process's stalls (pauses.ts) and
+// what V8 committed. BACKEND_ENTRY=path runs another backend (another checkout's backend.ts, or
+// floor-backend.ts); BACKEND_PROF=dir writes each backend's CPU profile of the callbacks' phase there.
 //   npm run bench -- open-checkouts            (1,000, 3,000 and 10,000 pages)
 //   node --import tsx bench/open-checkouts/run.ts 1000 [idleSeconds]
 import http from 'node:http';
@@ -26,6 +25,7 @@ import { attemptRequestId, newAttemptId } from '../../src/service/checkout.js';
 import { RedisCallbackStore } from '../../src/server/index.js';
 import { machine, quantile, report } from '../stats.js';
 import { pauses, type Pauses } from './pauses.js';
+import { now, pageAgent, settle, type Page } from './pages.js';
 
 // This process's own stalls: a late answer recorded late here is not the backends' doing.
 const benchPauses = pauses();
@@ -72,6 +72,8 @@ async function startBackend(redisUrl: string): Promise<Backend> {
 }
 
 interface Stats extends Pauses {
+  newSpaceMax: number; // V8's committed young and old generations at most since the previous /stats
+  oldSpaceMax: number;
   rss: number;
   maxRss: number;
   heapUsed: number;
@@ -81,28 +83,7 @@ interface Stats extends Pauses {
 }
 const stats = (backend: Backend) => fetch(`${backend.url}/stats`).then((r) => r.json() as Promise<Stats>);
 
-// Each page holds its own connection between asks, as a browser tab does.
-const pageAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const deliveryAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-/** Milliseconds since the epoch, with a fraction: comparable with the backends' x-answered-at. */
-const now = () => performance.timeOrigin + performance.now();
-
-function get(url: string): Promise<{ status: number; retryAfter: number; body: string; answeredAt: number }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: pageAgent, headers: { accept: 'application/json' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after']), body, answeredAt: Number(res.headers['x-answered-at']) }),
-        );
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
 
 function post(url: string, body: string): Promise<number> {
   return new Promise((resolve) => {
@@ -113,49 +94,6 @@ function post(url: string, body: string): Promise<number> {
     req.on('error', () => resolve(0));
     req.end(body);
   });
-}
-
-interface Page {
-  orderRef: string;
-  attempt: string;
-  backend: number;
-  expected: string;
-  /** When the page read its answer, and when the backend wrote it (now()). */
-  answered?: number;
-  written?: number;
-  got?: string;
-  refusals: Record<number, number>;
-}
-
-/** One page's settle loop, as settle-controller.ts asks. */
-async function run(page: Page, url: string, counts: { inFlight: number }): Promise<void> {
-  let failures = 0;
-  for (let asks = 0; asks < 10_000; asks++) {
-    let wait = Math.min(1000 * 2 ** failures++, 30_000);
-    counts.inFlight++;
-    try {
-      const answer = await get(`${url}/status?order_ref=${page.orderRef}&attempt=${page.attempt}`);
-      if (answer.status === 200) {
-        page.answered = now();
-        page.written = answer.answeredAt;
-        page.got = (JSON.parse(answer.body) as { status: string }).status;
-        return;
-      }
-      if (answer.status === 404) return;
-      if (answer.status === 204) {
-        failures = 0;
-        wait = 250;
-      } else {
-        page.refusals[answer.status] = (page.refusals[answer.status] ?? 0) + 1;
-        if (answer.retryAfter > 0) wait = Math.min(answer.retryAfter * 1000, 30_000);
-      }
-    } catch {
-      page.refusals[0] = (page.refusals[0] ?? 0) + 1;
-    } finally {
-      counts.inFlight--;
-    }
-    await sleep(wait);
-  }
 }
 
 async function commands(): Promise<number> {
@@ -194,7 +132,7 @@ try {
       const done: Array<Promise<void>> = [];
       // Pages open OPEN_PER_S a second, in steps of a tenth of that (a crowd arriving, not one SYN burst).
       for (let i = 0; i < size; i += OPEN_PER_S / 10) {
-        for (const page of pages.slice(i, i + OPEN_PER_S / 10)) done.push(run(page, backends[page.backend]!.url, counts));
+        for (const page of pages.slice(i, i + OPEN_PER_S / 10)) done.push(settle(page, backends[page.backend]!.url, counts));
         await sleep(100);
       }
       for (let t = 0; t < 600 && counts.inFlight < size; t++) await sleep(100);
@@ -256,6 +194,8 @@ try {
           `GC pause max ${after.map((s) => ms(s.gcMaxMs)).join(' / ')} ms, major GCs ${after.map((s) => s.gcMajor).join(' / ')} (backends); ` +
           `the bench's own: loop delay max ${ms(ownPauses.loopDelayMaxMs)} ms, GC pause max ${ms(ownPauses.gcMaxMs)} ms, major GCs ${ownPauses.gcMajor}`,
       );
+      const spaces = (at: Stats[]) => `young generation ${at.map((s) => mib(s.newSpaceMax)).join(' / ')} MiB, old ${at.map((s) => mib(s.oldSpaceMax)).join(' / ')} MiB`;
+      console.error(`${size}: V8 committed at most while the callbacks came: ${spaces(after)} (with every page waiting: ${spaces(cpu1)})`);
       // A waiting order is read again only when its news may have been missed (status-feed.ts's reconcile).
       console.error(`${size}: store reads while the callbacks came ${after.map((s, b) => s.reads - busy0[b]!.reads).join(' / ')}`);
       console.error(`${size}: bench CPU per callback ${((own.user + own.system) / size).toFixed(0)} µs; all answered after ${(performance.now() - start).toFixed(0)} ms`);
