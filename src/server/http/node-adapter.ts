@@ -2,109 +2,19 @@
 // arrived, so the handler applies its own content-type, size and strict UTF-8 JSON rules to what the
 // sender sent (a body parser's object has lost them; the callback signature then covers the canonical
 // JSON of the parsed body, docs/server.md). Mount it before any body parser, or behind express.raw().
-// The request and response are typed by the members used, not by node:http: pay-form/server's
-// declarations then type-check in a Workers or Deno project that has no Node types (docs/server.md).
+// The request and response are typed by the members used (node-types.ts); the body is read in
+// node-body.ts, the answer written in node-response.ts.
 // pay-form's own handlers are run through their logic directly (handler-logic.ts): no Request is built unless
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
 import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
-import { knownResponseText, requestWithBytes } from './known-bodies.js';
-import { PayFormError } from '../errors.js';
+import { requestWithBytes } from './known-bodies.js';
 import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './handler-logic.js';
+import { BodyConsumedError, BodyTooLarge, collectBody } from './node-body.js';
+import type { NodeHandler, NodeRequest, NodeResponse } from './node-types.js';
+import { sendResponse, writeAnswer } from './node-response.js';
 
-/** What the adapter reads of a request: node:http's IncomingMessage and Express's Request fit. */
-export interface NodeRequest {
-  readonly method?: string | undefined;
-  readonly url?: string | undefined;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly socket: object;
-  readonly readableEnded: boolean;
-  readonly readableDidRead: boolean;
-  readonly destroyed: boolean;
-  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  off(event: 'error', listener: (error: unknown) => void): unknown;
-  once(event: 'end', listener: () => void): unknown;
-  once(event: 'error', listener: (error: unknown) => void): unknown;
-  pause(): unknown;
-}
-
-/** What the adapter uses of a response: node:http's ServerResponse and Express's Response fit. */
-export interface NodeResponse {
-  shouldKeepAlive: boolean;
-  readonly headersSent: boolean;
-  readonly writableFinished: boolean;
-  writeHead(status: number, headers: Record<string, string | string[]>): unknown;
-  write(chunk: Uint8Array): boolean;
-  end(text?: string): unknown;
-  on(event: 'close', listener: () => void): unknown;
-  once(event: 'close' | 'drain', listener: () => void): unknown;
-  destroy(): unknown;
-}
-
-export type NodeHandler = (req: NodeRequest, res: NodeResponse, next?: (error?: unknown) => void) => void;
-
-/** Internal: a body past the cap, answered 413 here and never thrown past toNodeHandler. */
-class BodyTooLarge extends PayFormError {
-  constructor() {
-    super('body_too_large', TOO_LARGE_MESSAGE);
-  }
-}
-
-const NO_BYTES = Buffer.alloc(0);
-
-/**
- * Collects a node:http request body of at most `cap` bytes, rejecting with BodyTooLarge as soon as it
- * passes the cap; the rest is left unread (the caller answers and closes the connection).
- */
-function readNodeBody(req: NodeRequest, cap: number): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > cap) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const onData = (chunk: Uint8Array) => {
-      total += chunk.byteLength;
-      if (total > cap) {
-        req.off('data', onData);
-        req.pause();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    // A GET's empty body is one shared Buffer, not a new one per waiting request. The listeners go
-    // once it ended: left on the request, they would keep this scope for as long as a status wait lasts.
-    req.once('end', () => {
-      req.off('data', onData);
-      req.off('error', reject);
-      resolve(chunks.length === 0 ? NO_BYTES : Buffer.concat(chunks));
-    });
-    req.once('error', reject);
-  });
-}
-
-/** The body stream was read before the handler ran: there are no bytes left to verify. */
-export class BodyConsumedError extends PayFormError {
-  constructor() {
-    super(
-      'body_consumed',
-      'toNodeHandler: the request body was already read by a body parser; mount the handler before body ' +
-        "parsers (Express), behind express.raw(), or in a Fastify scope whose content-type parser leaves the body unread",
-    );
-  }
-}
-
-/** The request body: Express's express.raw() Buffer when there is one, else read from the stream. */
-function collectBody(req: NodeRequest): Promise<Buffer> {
-  const preParsed = (req as NodeRequest & { body?: unknown }).body;
-  if (Buffer.isBuffer(preParsed)) {
-    return preParsed.byteLength > MAX_REQUEST_BYTES ? Promise.reject(new BodyTooLarge()) : Promise.resolve(preParsed);
-  }
-  // Any framework's parser (Express's express.json(), Fastify's defaults) leaves the stream ended or
-  // read from; listening for 'end' then would wait forever, so refuse at once instead.
-  if (req.readableEnded || req.readableDidRead || req.destroyed) return Promise.reject(new BodyConsumedError());
-  return readNodeBody(req, MAX_REQUEST_BYTES);
-}
+export { BodyConsumedError } from './node-body.js';
+export type { NodeHandler, NodeRequest, NodeResponse } from './node-types.js';
 
 function nodeUrl(req: NodeRequest): URL {
   const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
@@ -163,62 +73,6 @@ class NodeIncoming implements Incoming {
   request(): Request {
     return (this.#request ??= toRequest(this.req, this.url(), undefined, undefined));
   }
-}
-
-/** An Answer as sendResponse writes the Response it stands for: headers in Headers' sorted order,
- *  then content-length, in one write. */
-function writeAnswer(answer: Answer, res: NodeResponse): void {
-  const headers: Record<string, string> = {};
-  for (const name of Object.keys(answer.headers).sort()) headers[name] = answer.headers[name]!;
-  if (answer.text === null) {
-    res.writeHead(answer.status, headers);
-    res.end();
-    return;
-  }
-  headers['content-length'] = String(Buffer.byteLength(answer.text));
-  res.writeHead(answer.status, headers);
-  res.end(answer.text);
-}
-
-async function sendResponse(response: Response, res: NodeResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  const text = knownResponseText(response);
-  if (text !== undefined) {
-    // A known length: one plain write of head and body, not chunked framing in several writes.
-    headers['content-length'] = String(Buffer.byteLength(text));
-    res.writeHead(response.status, headers);
-    res.end(text);
-    return;
-  }
-  res.writeHead(response.status, headers);
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  // Stop reading when the client goes away; respect backpressure while it is there.
-  const closed = new Promise<'closed'>((resolve) => res.once('close', () => resolve('closed')));
-  for (;;) {
-    const next = await Promise.race([reader.read(), closed]);
-    if (next === 'closed') {
-      await reader.cancel().catch(() => undefined);
-      return;
-    }
-    if (next.done) break;
-    if (!res.write(next.value)) {
-      const drained = await Promise.race([new Promise<'drain'>((r) => res.once('drain', () => r('drain'))), closed]);
-      if (drained === 'closed') {
-        await reader.cancel().catch(() => undefined);
-        return;
-      }
-    }
-  }
-  res.end();
 }
 
 /** For GET and HEAD under any other handler, a Request signal that aborts when the client goes away
