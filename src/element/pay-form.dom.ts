@@ -4,6 +4,7 @@
 // Every value is set as an attribute or text, never parsed as HTML, so no Trusted Types policy is needed.
 import type { Frame } from './frame-watch-controller.js';
 import type { createModal } from './modal.js';
+import type { PayFormEventName } from './events.js';
 
 type Attributes = Record<string, string | null>;
 
@@ -75,3 +76,6 @@ export function say(region: HTMLElement, [text, lang = '']: [string, string?]): 
   region.lang = lang;
   if (region.textContent !== text) region.textContent = text;
 }
+
+/** An event's name without its `pay-form-` prefix, as the element fires it (`pay-form-{name}`). */
+export type EventSuffix<K = PayFormEventName> = K extends `pay-form-${infer N}` ? N : never;

@@ -1,22 +1,19 @@
 // The <pay-form> element; pay-form-define.ts registers it, so `pay-form/element` can export the class alone.
 import type { PropertyValues } from '@lit/reactive-element';
-import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormEventName, PayFormState } from './events.js';
+import type { ElementErrorCode, PayFormDisplay, PayFormEventDetails, PayFormState } from './events.js';
 import { baseFor, checkHttpUrl, formUrlAt, parseBaseUrl, type BaseUrl, type Checked } from '../service/form-url.js';
 import { focusReturn } from './focus-return-controller.js';
 import { FrameWatchController, type Frame } from './frame-watch-controller.js';
 import { languageOf, textOf } from './language.js';
 import { isResultStatus, type ResultStatus } from './result.js';
 import { styles } from './pay-form.styles.js';
-import { element, say, showFrame } from './pay-form.dom.js';
+import { element, say, showFrame, type EventSuffix } from './pay-form.dom.js';
 import { SettleController } from './settle-controller.js';
 import { TokenController } from './token-controller.js';
 import type { PopupDisplay, PopupReport } from './popup-controller.js';
 import type { createModal } from './modal.js';
 import { DEFAULT_FRAME_TITLE, DEFAULT_LOAD_TIMEOUT, DEFAULT_SETTLE_TIMEOUT, INPUTS, PayFormProperties, SETTLE_INPUTS, TOKEN_SOURCES, timeLimit } from './pay-form-properties.js';
 import { ELEMENT_TEXTS, type PayFormTextKey } from './texts.js';
-
-/** An event's name without its `pay-form-` prefix. */
-type EventSuffix<K = PayFormEventName> = K extends `pay-form-${infer N}` ? N : never;
 
 /**
  * Opens a payment service's hosted form: inline in an iframe, in a modal dialog, or as a full-page
