@@ -27,13 +27,14 @@ export interface Shop {
   calls: Array<{ payload: CallbackPayload; order: CallbackOrder }>;
   /** A token request for the order to backend `i`. */
   token(order: string, i?: number): Promise<{ status: number; body: Record<string, unknown> }>;
-  status(order: string, attempt?: string): Promise<{ status: number; body: unknown }>;
+  /** A status request for the order to backend `i` (A unless told): it waits up to statusWaitMs. */
+  status(order: string, attempt?: string, i?: number): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
-export async function startShop(stores: [CallbackStore, CallbackStore], options: { keyLifetimeMs?: number; keyTtlMs?: number } = {}): Promise<Shop> {
+export async function startShop(stores: [CallbackStore, CallbackStore], options: { keyLifetimeMs?: number; keyTtlMs?: number; statusWaitMs?: number } = {}): Promise<Shop> {
   const routes: Array<Record<string, Route>> = [{}, {}];
   const servers: Loopback[] = await Promise.all(
     routes.map((table) => startServer((req, res) => {
@@ -64,7 +65,7 @@ export async function startShop(stores: [CallbackStore, CallbackStore], options:
         return amount === undefined ? null : { site_login: 'shopper', site_id: 1, request_id: order_ref!, amount, currency: 'USD' };
       },
     }));
-    table['/status'] = toNodeHandler(createStatusHandler({ store, authorize: () => true, waitMs: 0 }));
+    table['/status'] = toNodeHandler(createStatusHandler({ store, authorize: () => true, waitMs: options.statusWaitMs ?? 0 }));
     table['/callback'] = toNodeHandler(createCallbackHandler({ secret: SECRET, store, onStatus: (payload, order) => void calls.push({ payload, order }) }));
   });
 
@@ -77,9 +78,9 @@ export async function startShop(stores: [CallbackStore, CallbackStore], options:
       const response = await fetch(`${servers[i % 2]!.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order_ref: order }) });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     },
-    async status(order, attempt) {
+    async status(order, attempt, i = 0) {
       const query = new URLSearchParams({ order_ref: order, ...(attempt === undefined ? {} : { attempt }) });
-      const response = await fetch(`${a}/status?${query}`);
+      const response = await fetch(`${servers[i % 2]!.url}/status?${query}`);
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
     },

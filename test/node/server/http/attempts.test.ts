@@ -72,6 +72,24 @@ for (const [kind, stores] of kinds) {
       assert.equal((await s.token('o-tabs', 1)).status, 409, 'a third tab: order-paid');
     });
 
+    test('two tabs waiting on the status endpoint of both backends: paying in one answers both with the one payment, told to onStatus once', async () => {
+      const s = await shop({ statusWaitMs: 10_000 });
+      s.cart.set('o-waiting', 1500);
+      const [one, two] = [await s.token('o-waiting', 0), await s.token('o-waiting', 1)];
+      assert.deepEqual(two.body, one.body, 'the second tab gets the same key and attempt');
+      const attempt = String(one.body['attempt']);
+      const waiting = [s.status('o-waiting', attempt, 0), s.status('o-waiting', attempt, 1)];
+      await sleep(100);
+      assert.equal(await pay(s.sandbox, one.body['key']), 200);
+      assert.equal(await pay(s.sandbox, two.body['key']), 410, 'the invoice cannot be paid twice');
+      for (const answer of await Promise.all(waiting)) {
+        assert.equal(answer.status, 200, 'each waiting tab is answered, not left to its 204');
+        assert.equal((answer.body as { status: string }).status, 'success');
+      }
+      await s.sandbox.callbacksIdle();
+      assert.deepEqual(s.calls.map((c) => [c.payload.status, c.order.verdict]), [['success', 'payment']], 'onStatus success once');
+    });
+
     test('a key at 100, then a token at 99,900: paying the old key is an extra payment reported once; the order stays unpaid and the new attempt pending', async () => {
       const s = await shop();
       s.cart.set('o-cart', 100);
