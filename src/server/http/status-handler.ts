@@ -113,6 +113,11 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     return answer;
   };
 
+  /** The store failed while the request was answered at once (HEAD, no wait, or a refused wait). A
+   *  function of the handler: a waiting request, the common one, makes no closure for it. */
+  const storeFailed = (span: Step, order: string, attempt: string | undefined, error: unknown): Answer =>
+    told(span, 'failed', failed(error), order, attempt);
+
   /** The merchant's own check failed (its session store down, say): ask again later. */
   const authorizeFailed = (span: Step, attempt: string | undefined, error: unknown): Answer => {
     onError(error);
@@ -127,14 +132,15 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
   const decided = (incoming: Incoming, span: Step, asked: string, attempt: string | undefined, allowed: unknown): Promise<Answer> => {
     const order = typeof allowed === 'string' && allowed !== '' ? allowed : allowed === true ? asked : undefined;
     if (order === undefined) return Promise.resolve(told(span, 'not_found', NOT_FOUND, undefined, attempt));
-    const fail = (error: unknown) => told(span, 'failed', failed(error), order, attempt);
     // The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
     if (incoming.method === 'HEAD' || waitMs === 0) {
-      return now(order, attempt, incoming.method === 'HEAD').then((a) => told(span, a.status === 200 ? 'answered' : 'timed_out', a, order, attempt), fail);
+      const answered = now(order, attempt, incoming.method === 'HEAD');
+      return answered.then((a) => told(span, a.status === 200 ? 'answered' : 'timed_out', a, order, attempt), (error: unknown) => storeFailed(span, order, attempt, error));
     }
     const wait = waits.wait(order, attempt, incoming);
     if (typeof wait === 'string') {
-      return refused(order, attempt, wait).then((a) => told(span, a.status === 200 ? 'answered' : 'refused', a, order, attempt), fail);
+      const answered = refused(order, attempt, wait);
+      return answered.then((a) => told(span, a.status === 200 ? 'answered' : 'refused', a, order, attempt), (error: unknown) => storeFailed(span, order, attempt, error));
     }
     span.event('pay_form.status.wait_started');
     record('openWaits', 1, NO_ATTRIBUTES);

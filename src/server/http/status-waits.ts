@@ -8,6 +8,7 @@
 // LINGER_MS after its last wait for that re-ask. A store without watch is read once per waiting order
 // every RECONCILE_MS, and at each ask.
 import { orderStatus, type OrderStatus, type StatusNews, type StatusStore } from '../stores/callback-store.js';
+import type { Incoming } from './handler-logic.js';
 
 /** How often a store without watch is read for each waiting order. */
 export const RECONCILE_MS = 1000;
@@ -21,9 +22,7 @@ export const LINGER_MS = 5000;
 export type WaitResult = OrderStatus | undefined | 'left' | null;
 
 /** The waiting request, as far as a wait needs it: told once when its client goes away. */
-export interface Client {
-  gone(listener: () => void): void;
-}
+export type Client = Pick<Incoming, 'gone'>;
 
 /** Why a wait was refused at once: this process's waits are all taken, or this order's are. */
 export type Refusal = 'full' | 'order-full';
