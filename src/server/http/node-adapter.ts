@@ -23,7 +23,7 @@ function nodeUrl(req: NodeRequest): URL {
 
 /** A Request with the node:http request's method, URL and headers, and `body` unless it is undefined
  *  (or the method is GET or HEAD). */
-function toRequest(req: NodeRequest, url: URL, body: Buffer | undefined, signal: AbortSignal | undefined): Request {
+function toRequest(req: NodeRequest, url: URL, body: Uint8Array | undefined, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -45,7 +45,7 @@ class NodeIncoming implements Incoming {
   constructor(
     private readonly req: NodeRequest,
     private readonly res: NodeResponse,
-    private readonly body: Buffer,
+    private readonly body: Uint8Array,
   ) {}
   get method(): string {
     return this.req.method ?? 'GET';
@@ -146,7 +146,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
       return;
     }
     const run = async () => {
-      let body: Buffer;
+      let body: Uint8Array;
       try {
         body = await collectBody(req);
       } catch (error) {

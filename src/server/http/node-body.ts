@@ -57,7 +57,7 @@ export class BodyConsumedError extends PayFormError {
 }
 
 /** The request body: Express's express.raw() Buffer when there is one, else read from the stream. */
-export function collectBody(req: NodeRequest): Promise<Buffer> {
+export function collectBody(req: NodeRequest): Promise<Uint8Array> {
   const preParsed = (req as NodeRequest & { body?: unknown }).body;
   if (Buffer.isBuffer(preParsed)) {
     return preParsed.byteLength > MAX_REQUEST_BYTES ? Promise.reject(new BodyTooLarge()) : Promise.resolve(preParsed);
