@@ -1,11 +1,11 @@
 // What every backend of bench/open-checkouts shares, so pay-form's backend and the floor backend are
 // measured alike: GET /stats (RSS now and at its peak, the live heap after a full GC when run with
 // --expose-gc, CPU time so far, errors, reads of the store, and the stalls since the last /stats), the
-// CPU profile of BACKEND_PROF, x-answered-at on status answers, keep-alive for ten thousand pages, and
-// {"port"} printed once listening.
+// CPU profile of BACKEND_PROF, a heap snapshot on GET /heap-snapshot?to=path (heap.ts), x-answered-at on
+// status answers, keep-alive for ten thousand pages, and {"port"} printed once listening.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { pauses } from './pauses.js';
 
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -80,6 +80,11 @@ export async function serveBackend(routes: BackendRoutes): Promise<void> {
     if (req.url?.startsWith('/status')) return routes.status(req, res);
     if (req.url === '/callback') return routes.callback(req, res);
     if (req.url === '/stats') return stats(res);
+    if (req.url?.startsWith('/heap-snapshot?')) {
+      // A snapshot is taken after a full GC of its own: only what is live is in it.
+      writeHeapSnapshot(new URL(req.url, 'http://x').searchParams.get('to')!);
+      return void res.end();
+    }
     res.writeHead(404);
     res.end();
   });

@@ -14,10 +14,6 @@
 //   npm run bench -- open-checkouts            (1,000, 3,000 and 10,000 pages)
 //   node --import tsx bench/open-checkouts/run.ts 1000 [idleSeconds]
 import http from 'node:http';
-import { build } from 'esbuild';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { startRedis } from '../../test/support/redis/redis-server.js';
 import { connectRedis } from '../../test/support/redis/redis-clients.js';
 import { sign } from '../../src/server/index.js';
@@ -26,6 +22,7 @@ import { RedisCallbackStore } from '../../src/server/index.js';
 import { machine, quantile, report } from '../stats.js';
 import { pauses, type Pauses } from './pauses.js';
 import { now, pageAgent, settle, type Page } from './pages.js';
+import { buildBackend, SECRET, startBackend, type Backend } from './backends.js';
 
 // This process's own stalls: a late answer recorded late here is not the backends' doing.
 const benchPauses = pauses();
@@ -33,43 +30,10 @@ const SIZES = process.argv[2] ? [Number(process.argv[2])] : [1000, 3000, 10_000]
 const IDLE_S = Number(process.argv[3] ?? 10);
 // CALLBACKS_OVER_S: the window the callbacks for every page arrive in (3 s: 3,333 a second at 10,000).
 const CALLBACKS_S = Number(process.env['CALLBACKS_OVER_S'] ?? 3);
-const SECRET = 'open-checkouts-secret';
 const OPEN_PER_S = Number(process.env['OPEN_PER_S'] ?? 1000);
-// The backend runs as one bundled file under plain node, as a merchant's built server would: no tsx
-// (which alone would add tens of MiB of RSS to what is measured).
-// BACKEND_ENTRY: another checkout's bench/open-checkouts/backend.ts, to compare a change side by side.
-const BACKEND = fileURLToPath(new URL(`../../node_modules/.cache/pay-form-bench/open-checkouts-backend${process.env['BACKEND_ENTRY'] ? '-other' : ''}.mjs`, import.meta.url));
-await build({
-  entryPoints: [process.env['BACKEND_ENTRY'] ?? fileURLToPath(new URL('./backend.ts', import.meta.url))],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  outfile: BACKEND,
-  logLevel: 'warning',
-});
+const BACKEND = await buildBackend();
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Backend {
-  url: string;
-  child: ChildProcess;
-}
-
-async function startBackend(redisUrl: string): Promise<Backend> {
-  // BACKEND_NODE_FLAGS: V8 or Node flags for the backends alone (e.g. --max-semi-space-size=8).
-  const flags = (process.env['BACKEND_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--expose-gc', ...flags, BACKEND], {
-    env: { ...process.env, REDIS_URL: redisUrl, SECRET },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`backend exited (${code})`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 
 interface Stats extends Pauses {
   newSpaceMax: number; // V8's committed young and old generations at most since the previous /stats
@@ -109,7 +73,7 @@ const rows: string[] = [];
 try {
   for (const size of SIZES) {
     await (counter.client as unknown as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(['FLUSHALL']);
-    const backends = [await startBackend(redis.url), await startBackend(redis.url)];
+    const backends = [await startBackend(BACKEND, redis.url), await startBackend(BACKEND, redis.url)];
     try {
       await sleep(500);
       const before = await Promise.all(backends.map(stats));
