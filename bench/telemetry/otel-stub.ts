@@ -5,7 +5,7 @@
 // clean() and NO_STEP live in modules that touch no API: the stub hands out the real ones.
 export { clean } from '../../src/server/telemetry/attributes.js';
 import type * as Real from '../../src/server/telemetry/otel.js';
-import { NO_STEP } from '../../src/server/telemetry/step.js';
+import { NO_STEP, type Thenable } from '../../src/server/telemetry/step.js';
 
 export const loadTelemetry = (): Promise<void> => Promise.resolve();
 export const telemetryOn = (): boolean => false;
@@ -16,6 +16,6 @@ export const recordingSpan = (): undefined => undefined;
 export const traced = <T>(_name: string, _attributes: unknown, fn: (step: Real.Step) => Promise<T> | T): Promise<T> | T => fn(NO_STEP);
 
 export const instrumented =
-  <I, R>(_name: string, logic: (input: I, step: Real.Step) => Promise<R>): ((input: I) => Promise<R>) =>
+  <I, R>(_name: string, logic: (input: I, step: Real.Step) => Thenable<R>): ((input: I) => Thenable<R>) =>
   (input) =>
     logic(input, NO_STEP);

@@ -8,6 +8,7 @@
 // plain function around it) simply takes the Fetch path.
 import { MAX_REQUEST_BYTES, readCapped } from '../../service/body.js';
 import { knownRequestBytes, responseWithText } from './known-bodies.js';
+import type { Thenable } from '../telemetry/step.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -31,12 +32,23 @@ export interface Incoming {
   /** A Request for the merchant's callbacks (resolve, authorize): built on first use under node:http, and
    *  then without its body, which the handler has read (they get it parsed). */
   request(): Request;
-  /** Calls `listener` once if the client goes away before the answer (under toNodeHandler, the
-   *  response's close; otherwise the Request's signal). */
-  gone(listener: () => void): void;
+  /** Whether the client went away before the answer (under toNodeHandler, the response destroyed;
+   *  otherwise the Request's signal aborted): read by the status waits' sweep, so a waiting request
+   *  needs no listener of its own. */
+  left(): boolean;
 }
 
-export type HandlerLogic = (incoming: Incoming) => Promise<Answer>;
+/** What a handler's logic hands back: a promise of its Answer, or a status wait's own record
+ *  (status-handler.ts), a thenable of one `then`, so a waiting request holds no promise. Read with one
+ *  `then(answered, failed)` or `await`. */
+export type Answering = Thenable<Answer>;
+
+export type HandlerLogic = (incoming: Incoming) => Answering;
+
+/** An Answering handed back from a promise's callback: the promise adopts any thenable (calling its `then`
+ *  with its own resolve and reject, and reading nothing of what it returns), which PromiseLike's type
+ *  does not say. */
+export const adopted = (answering: Answering): PromiseLike<Answer> => answering as PromiseLike<Answer>;
 
 /** Whether a merchant's callback handed back a promise (or any thenable) rather than its answer. */
 export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -47,22 +59,33 @@ const nativeEntry = Symbol('pay-form.native');
 
 type WithNative = FetchHandler & { [nativeEntry]?: HandlerLogic };
 
-/** An Incoming over a Fetch Request: the body from toNodeHandler's kept bytes, else read (capped). */
-function fromRequest(request: Request): Incoming {
-  return {
-    method: request.method,
-    header: (name) => request.headers.get(name),
-    bytes: async () => {
-      const declared = request.headers.get('content-length');
-      const known = knownRequestBytes(request);
-      if (known !== undefined && known.byteLength <= MAX_REQUEST_BYTES && !(Number(declared) > MAX_REQUEST_BYTES)) return known;
-      const read = await readCapped(request.body, MAX_REQUEST_BYTES, declared);
-      return read.ok ? read.bytes : undefined;
-    },
-    url: () => new URL(request.url),
-    request: () => request,
-    gone: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
-  };
+/** An Incoming over a Fetch Request: the body from toNodeHandler's kept bytes, else read (capped). A
+ *  class, not an object of closures: one allocation per request, and a waiting request keeps only it. */
+class FetchIncoming implements Incoming {
+  constructor(private readonly incoming: Request) {}
+  get method(): string {
+    return this.incoming.method;
+  }
+  header(name: string): string | null {
+    return this.incoming.headers.get(name);
+  }
+  async bytes(): Promise<Uint8Array | undefined> {
+    const request = this.incoming;
+    const declared = request.headers.get('content-length');
+    const known = knownRequestBytes(request);
+    if (known !== undefined && known.byteLength <= MAX_REQUEST_BYTES && !(Number(declared) > MAX_REQUEST_BYTES)) return known;
+    const read = await readCapped(request.body, MAX_REQUEST_BYTES, declared);
+    return read.ok ? read.bytes : undefined;
+  }
+  url(): URL {
+    return new URL(this.incoming.url);
+  }
+  request(): Request {
+    return this.incoming;
+  }
+  left(): boolean {
+    return this.incoming.signal.aborted;
+  }
 }
 
 function toResponse(answer: Answer): Response {
@@ -72,7 +95,7 @@ function toResponse(answer: Answer): Response {
 
 /** The public Fetch-API handler for `logic`, carrying `logic` itself for toNodeHandler. */
 export function fetchHandler(logic: HandlerLogic): FetchHandler {
-  const handler: WithNative = async (request) => toResponse(await logic(fromRequest(request)));
+  const handler: WithNative = async (request) => toResponse(await logic(new FetchIncoming(request)));
   handler[nativeEntry] = logic;
   return handler;
 }

@@ -36,12 +36,12 @@ function toRequest(req: NodeRequest, url: URL, body: Uint8Array | undefined, sig
 
 /** What node:http already holds, as pay-form's handlers read it (handler-logic.ts); the same facts a Request
  *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
- *  an object of closures: one allocation per request. The URL and the Request are made only when a
- *  handler asks: the callback handler needs neither, so it answers even a Host that makes no URL, where
- *  the Fetch path (which needs a URL for its Request) answers 500. */
+ *  an object of closures: one allocation per request, and all a status wait keeps of it (with the
+ *  request and response node:http holds anyway). The URL and the Request are made only when a handler
+ *  asks, once each, and not kept: a waiting request must not hold them. The callback handler needs
+ *  neither, so it answers even a Host that makes no URL, where the Fetch path (which needs a URL for
+ *  its Request) answers 500. */
 class NodeIncoming implements Incoming {
-  #url: URL | undefined;
-  #request: Request | undefined;
   constructor(
     private readonly req: NodeRequest,
     private readonly res: NodeResponse,
@@ -59,19 +59,17 @@ class NodeIncoming implements Incoming {
     return body.byteLength > MAX_REQUEST_BYTES || Number(req.headers['content-length']) > MAX_REQUEST_BYTES ? undefined : body;
   }
   url(): URL {
-    return (this.#url ??= nodeUrl(this.req));
+    return nodeUrl(this.req);
   }
-  /** One listener on the response, holding only it: no AbortController per waiting request. */
-  gone(listener: () => void): void {
-    const res = this.res;
-    // on, not once: a response closes once, and once's wrapper would be kept for as long as a wait lasts.
-    res.on('close', () => res.writableFinished || listener());
+  /** A response destroyed before it finished: its client went away (node:http destroys it on close). */
+  left(): boolean {
+    return this.res.destroyed && !this.res.writableFinished;
   }
   /** For resolve and authorize: the handler has read the body already (they get it parsed), so the
    *  Request carries none, as on a Fetch runtime where reading it used it up (docs/server.md). Nor a
    *  signal: one following the client's would tie this Request to a status wait for all of its life. */
   request(): Request {
-    return (this.#request ??= toRequest(this.req, this.url(), undefined, undefined));
+    return toRequest(this.req, this.url(), undefined, undefined);
   }
 }
 

@@ -23,10 +23,10 @@ export interface NodeResponse {
   shouldKeepAlive: boolean;
   readonly headersSent: boolean;
   readonly writableFinished: boolean;
+  readonly destroyed: boolean;
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   write(chunk: Uint8Array): boolean;
   end(text?: string): unknown;
-  on(event: 'close', listener: () => void): unknown;
   once(event: 'close' | 'drain', listener: () => void): unknown;
   destroy(): unknown;
 }

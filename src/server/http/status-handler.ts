@@ -5,8 +5,8 @@ import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
 import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/checkout.js';
 import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
-import { Answer, fetchHandler, isThenable, type Incoming } from './handler-logic.js';
-import { StatusWaits, type Refusal, type WaitResult } from './status-waits.js';
+import { adopted, Answer, fetchHandler, isThenable, type Answering, type Incoming } from './handler-logic.js';
+import { StatusWaits, type Client, type Refusal, type Wait, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
 import { instrumented, record, type Step } from '../telemetry/otel.js';
@@ -56,6 +56,47 @@ const REFUSED: Record<Refusal, () => Answer> = {
 
 const waitAnswer = (status: WaitResult): Answer =>
   status === null ? unavailable() : status === undefined || status === 'left' ? NO_STATUS : found(status, false);
+
+/**
+ * A waiting request, as the handler hands it to StatusWaits: everything its answer needs, in one object,
+ * and itself the thenable the handler answers with (handler-logic.ts, Answering). A promise of the
+ * answer would cost a promise, its resolve function and a reaction per wait (docs/performance.md,
+ * Open checkouts); this holds the one `then` it is given (the adapter's, or `await`'s), or the answer
+ * when it ends first.
+ */
+class Waiting implements Wait {
+  deadline = 0;
+  readonly started = Date.now();
+  #answered: ((answer: Answer) => unknown) | undefined;
+  #failed: ((error: unknown) => unknown) | undefined;
+  #outcome: { answer: Answer } | { error: unknown } | undefined;
+  constructor(
+    readonly order: string,
+    readonly attempt: string | undefined,
+    readonly client: Client,
+    readonly span: Step,
+    private readonly ended: (waiting: Waiting, result: WaitResult) => Answer,
+  ) {}
+  end(result: WaitResult): void {
+    try {
+      this.#outcome = { answer: this.ended(this, result) };
+    } catch (error) {
+      this.#outcome = { error };
+    }
+    this.#tell();
+  }
+  then(answered: (answer: Answer) => unknown, failed: (error: unknown) => unknown): void {
+    this.#answered = answered;
+    this.#failed = failed;
+    if (this.#outcome !== undefined) this.#tell();
+  }
+  #tell(): void {
+    const outcome = this.#outcome;
+    if (outcome === undefined || this.#answered === undefined) return;
+    if ('answer' in outcome) this.#answered(outcome.answer);
+    else this.#failed!(outcome.error);
+  }
+}
 
 function found(status: OrderStatus, head: boolean): Answer {
   const full = answer(200, { status: status.status, invoice_id: status.invoice_id, ...(status.extra && { extra: true }) });
@@ -124,12 +165,20 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
     return told(span, 'failed', unavailable(), undefined, attempt);
   };
 
+  /** A wait's end (never a rejection: a store that failed ends it with null), as its answer. */
+  const waited = (waiting: Waiting, status: WaitResult): Answer => {
+    record('openWaits', -1, NO_ATTRIBUTES);
+    const a = waitAnswer(status);
+    const outcome = status === 'left' ? 'abandoned' : a.status === 200 ? 'answered' : a.status === 204 ? 'timed_out' : 'failed';
+    return told(waiting.span, outcome, a, waiting.order, waiting.attempt, Date.now() - waiting.started);
+  };
+
   /**
-   * The request once authorize answered: refused, answered now, or waiting. Made once per handler and
-   * handed the request, so no closure of the request's names `incoming`: one that did would keep the
-   * request, its URL and the Request authorize had for as long as the wait lasts.
+   * The request once authorize answered: refused, answered now, or waiting. Made once per handler, so a
+   * waiting request keeps its Waiting and no closure; the Waiting keeps `incoming` as its client, which
+   * holds no URL or Request (node-adapter.ts), so those made for this request are not kept while it waits.
    */
-  const decided = (incoming: Incoming, span: Step, asked: string, attempt: string | undefined, allowed: unknown): Promise<Answer> => {
+  const decided = (incoming: Incoming, span: Step, asked: string, attempt: string | undefined, allowed: unknown): Answering => {
     const order = typeof allowed === 'string' && allowed !== '' ? allowed : allowed === true ? asked : undefined;
     if (order === undefined) return Promise.resolve(told(span, 'not_found', NOT_FOUND, undefined, attempt));
     // The wait's first read is the handler's look: one read per request, or none (status-waits.ts).
@@ -137,23 +186,15 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       const answered = now(order, attempt, incoming.method === 'HEAD');
       return answered.then((a) => told(span, a.status === 200 ? 'answered' : 'timed_out', a, order, attempt), (error: unknown) => storeFailed(span, order, attempt, error));
     }
-    const wait = waits.wait(order, attempt, incoming);
-    if (typeof wait === 'string') {
-      const answered = refused(order, attempt, wait);
+    const waiting = new Waiting(order, attempt, incoming, span, waited);
+    const refusal = waits.wait(order, waiting);
+    if (refusal !== undefined) {
+      const answered = refused(order, attempt, refusal);
       return answered.then((a) => told(span, a.status === 200 ? 'answered' : 'refused', a, order, attempt), (error: unknown) => storeFailed(span, order, attempt, error));
     }
     span.event('pay_form.status.wait_started');
     record('openWaits', 1, NO_ATTRIBUTES);
-    const started = Date.now();
-    // The wait never rejects (a store that failed ends it with null): one reaction on it, handed back as
-    // the request's answer. No async function's promise waits on it, so a waiting request keeps this
-    // reaction and this one closure.
-    return wait.then((status) => {
-      record('openWaits', -1, NO_ATTRIBUTES);
-      const a = waitAnswer(status);
-      const outcome = status === 'left' ? 'abandoned' : a.status === 200 ? 'answered' : a.status === 204 ? 'timed_out' : 'failed';
-      return told(span, outcome, a, order, attempt, Date.now() - started);
-    });
+    return waiting;
   };
 
   return fetchHandler(
@@ -175,7 +216,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       // A synchronous answer (a session already read) goes on at once, with no promise in between.
       if (!isThenable(allowed)) return decided(incoming, span, asked, attempt, allowed);
       return Promise.resolve(allowed).then(
-        (value) => decided(incoming, span, asked, attempt, value),
+        (value) => adopted(decided(incoming, span, asked, attempt, value)),
         (error: unknown) => authorizeFailed(span, attempt, error),
       );
     }),

@@ -6,7 +6,9 @@
 // clock while the store watches, and an entry remembers which attempts read as nothing yet since the
 // last news: a page that asks again after its 204 (or a refused flood) costs no read. An entry stays
 // LINGER_MS after its last wait for that re-ask. A store without watch is read once per waiting order
-// every RECONCILE_MS, and at each ask.
+// every RECONCILE_MS, and at each ask. A wait is the handler's own record of the request (status-handler.ts),
+// kept here as it is: no promise, closure or listener of its own, its client's leaving read by the
+// sweep (within a tick; at once when the process or the order is full, where a place is wanted).
 import { orderStatus, type OrderStatus, type StatusNews, type StatusStore } from '../stores/callback-store.js';
 import type { Incoming } from './handler-logic.js';
 
@@ -21,23 +23,27 @@ export const LINGER_MS = 5000;
  *  away first, null when the store failed. */
 export type WaitResult = OrderStatus | undefined | 'left' | null;
 
-/** The waiting request, as far as a wait needs it: told once when its client goes away. */
-export type Client = Pick<Incoming, 'gone'>;
+/** The waiting request, as far as a wait needs it: whether its client went away. */
+export type Client = Pick<Incoming, 'left'>;
 
 /** Why a wait was refused at once: this process's waits are all taken, or this order's are. */
 export type Refusal = 'full' | 'order-full';
 
-interface Waiter {
+/** One waiting request, as the status handler hands it over. */
+export interface Wait {
   readonly attempt: string | undefined;
-  readonly deadline: number;
-  readonly done: (result: WaitResult) => void;
+  readonly client: Client;
+  /** When it ends with undefined: set by wait(). */
+  deadline: number;
+  /** Its end, called once. */
+  end(result: WaitResult): void;
 }
 
 interface Entry {
   readonly orderRef: string;
   /** Replaced, not pushed to, when one joins: a pushed array keeps room for 17, and an order has one
    *  or two waits (docs/performance.md, Open checkouts). */
-  waiters: Waiter[];
+  waiters: Wait[];
   unwatch: (() => void) | undefined;
   reading: boolean;
   again: boolean;
@@ -83,38 +89,43 @@ export class StatusWaits {
   }
 
   /**
-   * Waits for a verified status of `attempt` of the order, at most waitMs less a random fifth (so pages
-   * that opened together do not ask again together), or until the client goes away; a Refusal at once when
-   * maxWaiters requests wait in this process or maxPerOrder on this order.
+   * Waits for a verified status of `wait.attempt` of the order, at most waitMs less a random fifth (so
+   * pages that opened together do not ask again together), or until the client goes away: `wait.end` is
+   * called once with the result. A Refusal at once, and no end, when maxWaiters requests wait in this
+   * process or maxPerOrder on this order (their clients that left counted out first).
    */
-  wait(orderRef: string, attempt: string | undefined, client: Client): Promise<WaitResult> | Refusal {
+  wait(orderRef: string, wait: Wait): Refusal | undefined {
     let entry = this.#entries.get(orderRef);
-    if (this.#count >= this.options.maxWaiters) return 'full';
-    if (entry !== undefined && entry.waiters.length >= this.options.maxPerOrder) return 'order-full';
+    // Before a refusal, a look at each wait for a client that left (tens of microseconds for ten
+    // thousand): its place is freed at once rather than at the next tick.
+    if (this.#count >= this.options.maxWaiters && this.#endLeft(this.#entries.values()) === 0) return 'full';
+    if (entry !== undefined && entry.waiters.length >= this.options.maxPerOrder && this.#endLeft([entry]) === 0) return 'order-full';
     if (entry === undefined) {
       const created: Entry = { orderRef, waiters: [], unwatch: undefined, reading: false, again: false, news: 0, known: [], idleSince: 0 };
-      created.unwatch = this.store.watch?.(orderRef, (news) => this.#heard(created, news));
+      // Bound, not a closure over this call's scope: a bound function alone is the smaller, and an
+      // order's entry keeps it for as long as anything waits on the order.
+      created.unwatch = this.store.watch?.(orderRef, this.#heard.bind(this, created));
       this.#entries.set(orderRef, (entry = created));
     }
-    const deadline = Date.now() + Math.max(0, this.options.waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
-    const [waited, leave] = this.#join(entry, attempt, deadline);
-    client.gone(leave);
-    // Read once now, unless the watch has vouched for this attempt since its last read.
-    if (entry.unwatch === undefined || !entry.known.includes(attempt ?? '')) this.#read(entry);
-    return waited;
-  }
-
-  /** A wait on the entry, and its end when the client leaves. A method of its own, so that neither
-   *  closure holds the client (and through it the request) for as long as the wait lasts. */
-  #join(entry: Entry, attempt: string | undefined, deadline: number): [Promise<WaitResult>, () => void] {
-    let done!: (result: WaitResult) => void;
-    const waited = new Promise<WaitResult>((resolve) => (done = resolve));
-    const waiter: Waiter = { attempt, deadline, done };
-    entry.waiters = entry.waiters.concat(waiter);
+    wait.deadline = Date.now() + Math.max(0, this.options.waitMs * (0.8 + 0.2 * Math.random()) - this.#tickMs);
+    entry.waiters = entry.waiters.concat(wait);
     this.#count++;
     this.#startSweep();
-    return [waited, () => this.#end(entry, waiter, 'left')];
+    // Read once now, unless the watch has vouched for this attempt since its last read.
+    if (entry.unwatch === undefined || !entry.known.includes(wait.attempt ?? '')) this.#read(entry);
+    return undefined;
   }
+
+  /** Ends the waits of `entries` whose client went away; how many. */
+  #endLeft(entries: Iterable<Entry>): number {
+    let ended = 0;
+    for (const entry of entries) {
+      if (!entry.waiters.some((w) => w.client.left())) continue;
+      for (const wait of entry.waiters.filter((w) => w.client.left())) ended += this.#end(entry, wait, 'left') ? 1 : 0;
+    }
+    return ended;
+  }
+
 
   /** Whether the order's entry has read `attempt` as no status, with no news since: no need to read it. */
   knownEmpty(orderRef: string, attempt: string | undefined): boolean {
@@ -136,13 +147,13 @@ export class StatusWaits {
     }
     const changed = orderStatus(news);
     let unread = false;
-    for (const waiter of [...entry.waiters]) {
-      const attempt = waiter.attempt;
-      if (attempt === news.attempt && changed !== undefined) this.#end(entry, waiter, changed);
+    for (const wait of [...entry.waiters]) {
+      const attempt = wait.attempt;
+      if (attempt === news.attempt && changed !== undefined) this.#end(entry, wait, changed);
       else if (attempt === undefined) unread = true;
       else if (news.paid !== undefined) {
         // Paid: an attempt read as nothing now answers the payment; any other may hold its own success.
-        if (entry.known.includes(attempt)) this.#end(entry, waiter, news.paid);
+        if (entry.known.includes(attempt)) this.#end(entry, wait, news.paid);
         else unread = true;
       }
     }
@@ -176,7 +187,7 @@ export class StatusWaits {
           if (entry.news === news && !entry.known.includes(attempt ?? '')) entry.known = entry.known.concat(attempt ?? '');
           return;
         }
-        for (const waiter of entry.waiters.filter((w) => w.attempt === attempt)) this.#end(entry, waiter, result);
+        for (const wait of entry.waiters.filter((w) => w.attempt === attempt)) this.#end(entry, wait, result);
       }),
     ).then(() => {
       entry.reading = false;
@@ -184,13 +195,14 @@ export class StatusWaits {
     });
   }
 
-  #end(entry: Entry, waiter: Waiter, result: WaitResult): void {
-    const at = entry.waiters.indexOf(waiter);
-    if (at === -1) return;
+  #end(entry: Entry, wait: Wait, result: WaitResult): boolean {
+    const at = entry.waiters.indexOf(wait);
+    if (at === -1) return false;
     entry.waiters.splice(at, 1);
     this.#count--;
     if (entry.waiters.length === 0) entry.idleSince = Date.now();
-    waiter.done(result);
+    wait.end(result);
+    return true;
   }
 
   #startSweep(): void {
@@ -204,15 +216,15 @@ export class StatusWaits {
     this.#sweep = undefined;
   }
 
-  /** Ends the waits past their deadline and the entries past their linger; without a watch, reads every
-   *  waiting order each RECONCILE_MS. */
+  /** Ends the waits past their deadline or whose client left, and the entries past their linger; without
+   *  a watch, reads every waiting order each RECONCILE_MS. */
   #tick(): void {
     const now = Date.now();
     const reconcile = this.store.watch === undefined && now - this.#lastReconcile >= RECONCILE_MS;
     if (reconcile) this.#lastReconcile = now;
     for (const entry of [...this.#entries.values()]) {
-      if (entry.waiters.some((w) => w.deadline <= now)) {
-        for (const waiter of entry.waiters.filter((w) => w.deadline <= now)) this.#end(entry, waiter, undefined);
+      if (entry.waiters.some((w) => w.deadline <= now || w.client.left())) {
+        for (const wait of entry.waiters.filter((w) => w.deadline <= now || w.client.left())) this.#end(entry, wait, wait.client.left() ? 'left' : undefined);
       }
       if (entry.waiters.length > 0) {
         if (reconcile) this.#read(entry);

@@ -53,10 +53,13 @@ export class StatusFeed {
   watch(orderRef: string, listener: (news?: StatusNews) => void): () => void {
     this.#start();
     this.#watchers.add(orderRef, listener);
-    return () => {
-      this.#watchers.remove(orderRef, listener);
-      if (this.#watchers.size === 0) this.#idle();
-    };
+    // Bound rather than a closure: a waiting order's entry keeps it (status-waits.ts).
+    return this.#unwatch.bind(this, orderRef, listener);
+  }
+
+  #unwatch(orderRef: string, listener: (news?: StatusNews) => void): void {
+    this.#watchers.remove(orderRef, listener);
+    if (this.#watchers.size === 0) this.#idle();
   }
 
   close(): void {

@@ -5,7 +5,7 @@
 // package every helper here is a plain call of the function it wraps.
 import type * as OtelApi from '@opentelemetry/api';
 import { clean, errorType, type Attributes, type Recorded } from './attributes.js';
-import { NO_STEP, type Step } from './step.js';
+import { NO_STEP, type Step, type Thenable } from './step.js';
 
 export { clean, type Recorded, type Step };
 
@@ -130,8 +130,9 @@ function tracerOf(otel: Api): OtelApi.Tracer | undefined {
  * wrapped in a promise), so the code costs what it did before telemetry.
  */
 export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T>, kind?: SpanKindName): Promise<T>;
+export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Thenable<T>, kind?: SpanKindName): Thenable<T>;
 export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind?: SpanKindName): Promise<T> | T;
-export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind: SpanKindName = 'internal'): Promise<T> | T {
+export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Thenable<T> | T, kind: SpanKindName = 'internal'): Thenable<T> | T {
   const otel = api;
   const spans = otel === undefined ? undefined : tracerOf(otel);
   if (otel === undefined || spans === undefined) return fn(NO_STEP);
@@ -139,11 +140,11 @@ export function traced<T>(name: string, attributes: (() => Attributes) | undefin
   return span.isRecording() ? inSpan(otel, span, attributes, fn) : fn(NO_STEP);
 }
 
-async function inSpan<T>(otel: Api, span: Span, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T): Promise<T> {
+async function inSpan<T>(otel: Api, span: Span, attributes: (() => Attributes) | undefined, fn: (step: Step) => Thenable<T> | T): Promise<T> {
   const step = new SpanStep(span, otel);
   if (attributes !== undefined) step.set(attributes());
   try {
-    return await otel.context.with(otel.trace.setSpan(otel.context.active(), span), fn, undefined, step);
+    return (await otel.context.with(otel.trace.setSpan(otel.context.active(), span), fn, undefined, step)) as T;
   } catch (error) {
     step.fail(errorType(error));
     throw error;
@@ -163,11 +164,11 @@ export function recordingSpan(): { addEvent(name: string, attributes: Recorded):
  * Node fast path too: toNodeHandler calls the logic inside the framework's async context). The first
  * requests wait for the API to load, so none is missed.
  */
-export function instrumented<I, R>(name: string, logic: (input: I, step: Step) => Promise<R>): (input: I) => Promise<R> {
+export function instrumented<I, R>(name: string, logic: (input: I, step: Step) => Thenable<R>): (input: I) => Thenable<R> {
   void loadTelemetry();
-  const run = (input: I): Promise<R> => traced(name, undefined, (step) => logic(input, step));
+  const run = (input: I): Thenable<R> => traced<R>(name, undefined, (step: Step): Thenable<R> => logic(input, step));
   return (input) => {
     const ready = telemetryReady();
-    return ready === undefined ? run(input) : ready.then(() => run(input));
+    return ready === undefined ? run(input) : ready.then(() => new Promise<R>((resolve, reject) => run(input).then(resolve, reject)));
   };
 }

@@ -15,3 +15,9 @@ export interface Step {
 }
 
 export const NO_STEP: Step = { recording: false, set: () => undefined, event: () => undefined, fail: () => undefined };
+
+/** What `await` and a promise's adoption need of an answer to come: a promise is one, and so is an object
+ *  that calls one of the two once (status-handler.ts's wait), for a result that must not cost a promise. */
+export interface Thenable<T> {
+  then(fulfilled: (value: T) => unknown, rejected: (error: unknown) => unknown): unknown;
+}

@@ -21,6 +21,7 @@ import {
   type StatusHandlerOptions,
   type StatusStore,
 } from '../../../../src/server/index.js';
+import { nativeLogic, type Answer, type Incoming } from '../../../../src/server/http/handler-logic.js';
 import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
 import { SECRET, startServer } from '../../../support/servers/service.js';
 
@@ -179,6 +180,44 @@ describe('status handler: answers', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(await postCallback(callbacks, await callbackBody('inv-w', await attemptOf(store, 'order-wait'))), 200);
     assert.deepEqual((await waiting).body, { status: 'success', invoice_id: 'inv-w' });
+  });
+
+  test('a waiting request is answered whoever reads its answer and whenever: node:http, the Fetch path, an async authorize, a reader that comes after the wait ended', { timeout: 15_000 }, async () => {
+    // A wait is its own thenable (status-handler.ts, Waiting), not a promise: each way a handler's
+    // answer is read must still get it once, whether it is read before the wait ends or after.
+    const store = new MemoryCallbackStore();
+    const callbacks = await serve(createCallbackHandler({ secret: SECRET, store, onStatus: () => undefined }));
+    const asyncAuthorize = createStatusHandler({ store, authorize: async () => (await new Promise((resolve) => setTimeout(resolve, 5)), true), waitMs: 20_000 });
+    const handler = createStatusHandler({ store, authorize: () => true, waitMs: 20_000 });
+    const url = await serve(handler);
+    // Answered at once: by then the handler's first requests no longer wait for the telemetry API to
+    // load, so the logic below hands back its wait itself.
+    assert.equal((await ask(url, 'order-readers', { method: 'HEAD' })).status, 204);
+    const nodePath = ask(url, 'order-readers');
+    const fetchPath = handler(new Request('http://shop/status?order_ref=order-readers'));
+    const viaAsync = ask(await serve(asyncAuthorize), 'order-readers');
+    const logic = nativeLogic(handler)!;
+    const incoming: Incoming = {
+      method: 'GET',
+      header: () => null,
+      bytes: async () => new Uint8Array(),
+      url: () => new URL('http://shop/status?order_ref=order-readers'),
+      request: () => new Request('http://shop/status?order_ref=order-readers'),
+      left: () => false,
+    };
+    const late = logic(incoming);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await postCallback(callbacks, await callbackBody('inv-r', await attemptOf(store, 'order-readers'))), 200);
+    const paid = { status: 'success', invoice_id: 'inv-r' };
+    assert.deepEqual((await nodePath).body, paid, 'node:http');
+    const fetched = await fetchPath;
+    assert.deepEqual([fetched.status, await fetched.json()], [200, paid], 'the Fetch path');
+    assert.deepEqual((await viaAsync).body, paid, 'an async authorize');
+    // Read only now, long after its wait ended: the answer was kept for it, and given once.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const told: Answer[] = [];
+    await new Promise<void>((resolve, reject) => late.then((answer) => (told.push(answer), resolve()), reject));
+    assert.deepEqual(told.map((answer) => [answer.status, JSON.parse(answer.text ?? 'null')]), [[200, paid]], 'a reader after the end');
   });
 
   test('attempts: each attempt is answered its own outcome, a paid order its payment; a malformed attempt: 404', async () => {
