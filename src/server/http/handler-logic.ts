@@ -40,8 +40,26 @@ export interface Incoming {
 
 /** What a handler's logic hands back: a promise of its Answer, or a status wait's own record
  *  (status-handler.ts), a thenable of one `then`, so a waiting request holds no promise. Read with one
- *  `then(answered, failed)` or `await`. */
-export type Answering = Thenable<Answer>;
+ *  `then(answered, failed)`, `await`, or (a Deferred) `replyTo`. */
+export type Answering = Thenable<Answer> | Deferred;
+
+/** Where one request's answer goes, or its handler's failure: toNodeHandler's own request object. */
+export interface Reply {
+  answered(answer: Answer): void;
+  failed(error: unknown): void;
+}
+
+/** An answer to come that also takes its Reply as an object (a status wait): under toNodeHandler the
+ *  request's own object takes it, so a waiting request holds no closure of the adapter's either. */
+export interface Deferred extends Thenable<Answer> {
+  replyTo(reply: Reply): void;
+}
+
+/** Hands `answering` its reply: as the object itself to a Deferred, else through `then`. */
+export function replyWith(answering: Answering, reply: Reply): void {
+  if ('replyTo' in answering) answering.replyTo(reply);
+  else answering.then((answer) => reply.answered(answer), (error: unknown) => reply.failed(error));
+}
 
 export type HandlerLogic = (incoming: Incoming) => Answering;
 

@@ -8,7 +8,7 @@
 // the merchant's resolve or authorize asks for one, and their answer is written without a Response.
 import { MAX_REQUEST_BYTES, TOO_LARGE_MESSAGE, failureBody } from '../../service/body.js';
 import { requestWithBytes } from './known-bodies.js';
-import { nativeLogic, type Answer, type FetchHandler, type Incoming } from './handler-logic.js';
+import { nativeLogic, replyWith, type Answer, type FetchHandler, type Incoming, type Reply } from './handler-logic.js';
 import { BodyConsumedError, BodyTooLarge, collectBody } from './node-body.js';
 import type { NodeHandler, NodeRequest, NodeResponse } from './node-types.js';
 import { sendResponse, writeAnswer } from './node-response.js';
@@ -34,19 +34,30 @@ function toRequest(req: NodeRequest, url: URL, body: Uint8Array | undefined, sig
   return requestWithBytes(url, method, headers, hasBody ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined, signal);
 }
 
-/** What node:http already holds, as pay-form's handlers read it (handler-logic.ts); the same facts a Request
- *  built by toRequest would give (node:http has already trimmed and joined header values). A class, not
- *  an object of closures: one allocation per request, and all a status wait keeps of it (with the
- *  request and response node:http holds anyway). The URL and the Request are made only when a handler
- *  asks, once each, and not kept: a waiting request must not hold them. The callback handler needs
- *  neither, so it answers even a Host that makes no URL, where the Fetch path (which needs a URL for
- *  its Request) answers 500. */
-class NodeIncoming implements Incoming {
+/** What node:http already holds, as pay-form's handlers read it (handler-logic.ts), and where their answer
+ *  goes; the same facts a Request built by toRequest would give (node:http has already trimmed and
+ *  joined header values). A class, not an object of closures: one allocation per request, and all a
+ *  status wait keeps of it (with the request and response node:http holds anyway). The URL and the
+ *  Request are made only when a handler asks, once each, and not kept: a waiting request must not hold
+ *  them. The callback handler needs neither, so it answers even a Host that makes no URL, where the
+ *  Fetch path (which needs a URL for its Request) answers 500. */
+class NodeIncoming implements Incoming, Reply {
   constructor(
     private readonly req: NodeRequest,
     private readonly res: NodeResponse,
     private readonly body: Uint8Array,
+    private readonly next: ((error?: unknown) => void) | undefined,
   ) {}
+  answered(answer: Answer): void {
+    try {
+      writeAnswer(answer, this.res);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+  failed(error: unknown): void {
+    crashed(error, this.res, this.next);
+  }
   get method(): string {
     return this.req.method ?? 'GET';
   }
@@ -122,21 +133,15 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
     if (logic !== undefined) {
       // pay-form's own handler: its answer without a Request or a Response in between. A method a
       // Fetch Request cannot carry (TRACE; node:http itself refuses TRACK and hands CONNECT to
-      // 'connect' listeners) gets its 405 here too. One reaction on the logic's answer and nothing
-      // waiting on it: a status wait holds that reaction alone, not a frame or a chain of promises.
-      const answered = (answer: Answer) => {
-        try {
-          writeAnswer(answer, res);
-        } catch (error) {
-          fail(error);
-        }
-      };
+      // 'connect' listeners) gets its 405 here too. The answer goes to the request's own object (its
+      // Reply): a status wait holds that object and its Waiting, and no frame, closure or promise.
       collectBody(req).then(
         (body) => {
+          const incoming = new NodeIncoming(req, res, body, next);
           try {
-            logic(new NodeIncoming(req, res, body)).then(answered, fail);
+            replyWith(logic(incoming), incoming);
           } catch (error) {
-            fail(error);
+            incoming.failed(error);
           }
         },
         (error: unknown) => (error instanceof BodyTooLarge ? refuseTooLarge(tooLarge, res).catch(fail) : fail(error)),

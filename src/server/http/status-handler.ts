@@ -5,7 +5,7 @@ import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
 import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/checkout.js';
 import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
-import { adopted, Answer, fetchHandler, isThenable, type Answering, type Incoming } from './handler-logic.js';
+import { adopted, Answer, fetchHandler, isThenable, type Answering, type Deferred, type Incoming, type Reply } from './handler-logic.js';
 import { StatusWaits, type Client, type Refusal, type Wait, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
@@ -59,16 +59,15 @@ const waitAnswer = (status: WaitResult): Answer =>
 
 /**
  * A waiting request, as the handler hands it to StatusWaits: everything its answer needs, in one object,
- * and itself the thenable the handler answers with (handler-logic.ts, Answering). A promise of the
- * answer would cost a promise, its resolve function and a reaction per wait (docs/performance.md,
- * Open checkouts); this holds the one `then` it is given (the adapter's, or `await`'s), or the answer
- * when it ends first.
+ * and itself what the handler answers with (handler-logic.ts, Deferred). A promise of the answer would
+ * cost a promise, its resolve function and a reaction per wait (docs/performance.md, Open checkouts);
+ * this holds the one reply it is given (toNodeHandler's request object, or `await`'s `then`), or the
+ * answer when it ends first.
  */
-class Waiting implements Wait {
+class Waiting implements Wait, Deferred {
   deadline = 0;
   readonly started = Date.now();
-  #answered: ((answer: Answer) => unknown) | undefined;
-  #failed: ((error: unknown) => unknown) | undefined;
+  #reply: Reply | undefined;
   #outcome: { answer: Answer } | { error: unknown } | undefined;
   constructor(
     readonly order: string,
@@ -85,16 +84,18 @@ class Waiting implements Wait {
     }
     this.#tell();
   }
+  replyTo(reply: Reply): void {
+    this.#reply = reply;
+    this.#tell();
+  }
   then(answered: (answer: Answer) => unknown, failed: (error: unknown) => unknown): void {
-    this.#answered = answered;
-    this.#failed = failed;
-    if (this.#outcome !== undefined) this.#tell();
+    this.replyTo({ answered, failed });
   }
   #tell(): void {
-    const outcome = this.#outcome;
-    if (outcome === undefined || this.#answered === undefined) return;
-    if ('answer' in outcome) this.#answered(outcome.answer);
-    else this.#failed!(outcome.error);
+    const [outcome, reply] = [this.#outcome, this.#reply];
+    if (outcome === undefined || reply === undefined) return;
+    if ('answer' in outcome) reply.answered(outcome.answer);
+    else reply.failed(outcome.error);
   }
 }
 
