@@ -1,6 +1,7 @@
 // Where a status wait's memory goes: one backend process (backend.ts, or BACKEND_ENTRY's, such as
 // floor-backend.ts) on a real redis-server, a heap snapshot before any page and another with `size`
-// pages waiting (pages.ts, each on its own order), and the difference per wait by what V8 calls each
+// pages waiting (pages.ts, each on its own order), and the difference per waiting request (counted by
+// node:http's ServerResponse objects) by what V8 calls each
 // object: its constructor for objects, its function's name for closures, its kind otherwise. The
 // snapshots are V8's own (node:v8 writeHeapSnapshot, after a full GC), so only live objects count.
 //   node --import tsx bench/open-checkouts/heap.ts [size=300] [rows=30]
@@ -64,15 +65,18 @@ try {
   while (counts.inFlight < SIZE + warm.length) await sleep(50);
   await sleep(1000);
   const after = await snap('after');
+  // Per request held at the second snapshot: node:http makes one ServerResponse per request until it
+  // is answered, so their count is the waits' (a page still connecting is not yet one).
+  const responses = (after.get('object ServerResponse')?.count ?? 0) - (before.get('object ServerResponse')?.count ?? 0);
   const rows = [...new Set([...before.keys(), ...after.keys()])]
     .map((key) => {
       const a = after.get(key) ?? { size: 0, count: 0 };
       const b = before.get(key) ?? { size: 0, count: 0 };
-      return { key, bytes: (a.size - b.size) / SIZE, count: (a.count - b.count) / SIZE };
+      return { key, bytes: (a.size - b.size) / responses, count: (a.count - b.count) / responses };
     })
     .sort((x, y) => y.bytes - x.bytes);
   const total = rows.reduce((sum, row) => sum + row.bytes, 0);
-  console.log(`${SIZE} waits on ${process.env['BACKEND_ENTRY'] ?? 'bench/open-checkouts/backend.ts'}: ${total.toFixed(0)} B of live heap per wait\n`);
+  console.log(`${responses} of ${SIZE} pages waiting on ${process.env['BACKEND_ENTRY'] ?? 'bench/open-checkouts/backend.ts'}: ${total.toFixed(0)} B of live heap per wait\n`);
   console.log('| bytes per wait | objects per wait | what |\n|---:|---:|---|');
   for (const row of rows.slice(0, ROWS)) console.log(`| ${row.bytes.toFixed(0)} | ${row.count.toFixed(2)} | ${row.key} |`);
 } finally {

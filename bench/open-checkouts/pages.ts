@@ -1,7 +1,8 @@
 // The simulated checkout pages of bench/open-checkouts: each asks its status URL exactly as
 // src/element/settle-controller.ts does, one request at a time on a connection of its own (as a browser
-// tab holds one): a 204 asked again after 250 ms; a 5xx or 429 after its Retry-After, else a back-off
-// from 1 s; a 200 settles, and the page records when it read the answer and when the backend wrote it.
+// tab holds one): a 204 asked again after 250 ms; a 5xx, a 429 or no connection after a back-off from
+// 1 s, doubling, or the Retry-After when that is longer; every pause capped at 30 s and jittered by a
+// quarter either way; a 200 settles, and the page records when it read the answer and when the backend wrote it.
 import http from 'node:http';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,7 +45,7 @@ export interface Page {
 export async function settle(page: Page, url: string, counts: { inFlight: number }): Promise<void> {
   let failures = 0;
   for (let asks = 0; asks < 10_000; asks++) {
-    let wait = Math.min(1000 * 2 ** failures++, 30_000);
+    let wait = 1000 * 2 ** failures++;
     counts.inFlight++;
     try {
       const answer = await get(`${url}/status?order_ref=${page.orderRef}&attempt=${page.attempt}`);
@@ -60,13 +61,15 @@ export async function settle(page: Page, url: string, counts: { inFlight: number
         wait = 250;
       } else {
         page.refusals[answer.status] = (page.refusals[answer.status] ?? 0) + 1;
-        if (answer.retryAfter > 0) wait = Math.min(answer.retryAfter * 1000, 30_000);
+        // The larger of the back-off and the Retry-After, as the element takes it.
+        if (answer.retryAfter > 0) wait = Math.max(wait, answer.retryAfter * 1000);
       }
     } catch {
       page.refusals[0] = (page.refusals[0] ?? 0) + 1;
     } finally {
       counts.inFlight--;
     }
-    await sleep(wait);
+    // Capped at 30 s and jittered by a quarter either way, as the element waits.
+    await sleep(Math.min(wait, 30_000) * (0.75 + Math.random() / 2));
   }
 }

@@ -28,7 +28,7 @@ export interface StatusHandlerOptions extends ObserverOptions {
   waitMs?: number;
   /**
    * Most requests waiting at once in this process; past it, 503 with a Retry-After of 5 to 10 s. Default
-   * 10,000: 6 to 10 KiB of heap each, what a process holds with room (docs/performance.md, Open checkouts).
+   * 10,000: 5.5 to 9.5 KiB of heap each, what a process holds with room (docs/performance.md, Open checkouts).
    */
   maxWaiters?: number;
   /** Most requests waiting at once on one order (its tabs and return page); past it, 429 with a
