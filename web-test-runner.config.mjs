@@ -8,7 +8,7 @@ import { chromeLauncher } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import puppeteer from 'puppeteer-core';
-import { chromiumLaunchOptions, firefoxLaunchOptions, selectedEngines, webkitOptions } from './test/support/browsers/engines.mjs';
+import { chromiumLaunchOptions, firefoxLaunchOptions, firefoxPage, selectedEngines, webkitOptions } from './test/support/browsers/engines.mjs';
 import { webDriverLauncher, webKitDriver } from './test/support/browsers/webdriver.mjs';
 import { serviceOriginPlugin } from './test/browser/service-origin.mjs';
 import { distMiddleware, ssrPlugin } from './test/support/apps/ssr-render.mjs';
@@ -17,7 +17,7 @@ import { frameworksPlugin } from './test/support/browsers/frameworks.mjs';
 
 const launchers = {
   chromium: () => playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() }),
-  firefox: () => chromeLauncher({ puppeteer, launchOptions: firefoxLaunchOptions() }),
+  firefox: () => chromeLauncher({ puppeteer, launchOptions: firefoxLaunchOptions(), createPage: async ({ context }) => firefoxPage(await context.newPage()) }),
   webkit: () => {
     const { driver, xvfbRun, capabilities } = webkitOptions();
     return webDriverLauncher({

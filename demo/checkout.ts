@@ -79,13 +79,24 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 function listenForCallbacks(): void {
-  const source = new EventSource('/api/checkout/events');
-  source.addEventListener('callback', (event) => {
-    const entry = JSON.parse((event as MessageEvent<string>).data) as CallbackLogEntry;
-    const amount = entry.amount !== undefined && entry.currency ? formatAmount(entry.amount, entry.currency, 'en') : '';
-    const status = entry.note === undefined ? entry.status : `${entry.status} (${entry.note})`;
-    item('#callbacks', `${status}: ${entry.product ?? entry.request_id} ${amount}`.trim(), `invoice ${entry.invoice_id}`);
+  let source = open();
+  // Closed as the page starts to go (a redirect display leaves for the form), opened again if it comes
+  // back from the back-forward cache: left open, or closed only at pagehide, Firefox ESR reports the
+  // stream as "interrupted while the page was loading", an error on a page that did nothing wrong.
+  addEventListener('beforeunload', () => source.close());
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) source = open();
   });
+  function open(): EventSource {
+    const events = new EventSource('/api/checkout/events');
+    events.addEventListener('callback', (event) => {
+      const entry = JSON.parse((event as MessageEvent<string>).data) as CallbackLogEntry;
+      const amount = entry.amount !== undefined && entry.currency ? formatAmount(entry.amount, entry.currency, 'en') : '';
+      const status = entry.note === undefined ? entry.status : `${entry.status} (${entry.note})`;
+      item('#callbacks', `${status}: ${entry.product ?? entry.request_id} ${amount}`.trim(), `invoice ${entry.invoice_id}`);
+    });
+    return events;
+  }
 }
 
 async function main(): Promise<void> {

@@ -32,7 +32,7 @@
 // The network, cut and restored (test/browser/network.test.ts): executeServerCommand('network-cut',
 // { restoreAfter, set }) cuts the test page off for restoreAfter ms where the engine can (Chromium: the
 // DevTools protocol's network conditions through Playwright; Firefox: WebDriver BiDi's
-// emulation.setNetworkConditions through puppeteer-core), and in every engine /__status and /__token/
+// emulation.setNetworkConditions through puppeteer-core, where it has it: not Firefox ESR 140), and in every engine /__status and /__token/
 // requests are dropped meanwhile (held long polls too), which is all WebKit gets: WebKitWebDriver has no
 // network conditions, so there the page dispatches online/offline itself. A page really cut off hears the
 // command's answer only when the network is back. executeServerCommand('network-how') says which it is:
@@ -191,10 +191,11 @@ export function serviceOriginPlugin() {
     for (const waiters of statusWaiters.values()) for (const wake of [...waiters]) wake(true);
     if (set) setStatus(set);
     const page = session.browser.getPage?.(session.id);
-    if (page?.context) {
+    const how = await cutHow(session);
+    if (how === 'devtools') {
       await page.context().setOffline(true);
       restoreEngine = () => page.context().setOffline(false);
-    } else if (page?.setOfflineMode) {
+    } else if (how === 'bidi') {
       await page.setOfflineMode(true);
       restoreEngine = () => page.setOfflineMode(false);
     }
@@ -202,10 +203,27 @@ export function serviceOriginPlugin() {
     return true;
   }
 
+  /** Whether each puppeteer page's Firefox takes WebDriver BiDi's network conditions: Firefox ESR 140
+   *  has no emulation.setNetworkConditions, and then gets what WebKit gets. */
+  const bidiNetwork = new WeakMap();
+
   /** How network-cut reaches this session's engine. */
-  function cutHow(session) {
+  async function cutHow(session) {
     const page = session.browser.getPage?.(session.id);
-    return page?.context ? 'devtools' : page?.setOfflineMode ? 'bidi' : 'server';
+    if (page?.context) return 'devtools';
+    if (!page?.setOfflineMode) return 'server';
+    if (!bidiNetwork.has(page)) {
+      // Asked once, with a change that changes nothing (online while online).
+      const takes = await page.setOfflineMode(false).then(
+        () => true,
+        (error) => {
+          if (String(error?.message).includes('unknown command')) return false;
+          throw error;
+        },
+      );
+      bidiNetwork.set(page, takes);
+    }
+    return bidiNetwork.get(page) ? 'bidi' : 'server';
   }
 
   async function restoreNetwork() {

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { chromiumLaunchOptions, firefoxLaunchOptions, webkitOptions, type Engine } from './engines.mjs';
+import { chromiumLaunchOptions, firefoxLaunchOptions, firefoxPage, webkitOptions, type Engine } from './engines.mjs';
 import { webKitDriver, type ElementReference } from './webdriver.mjs';
 import { poll } from '../poll.js';
 
@@ -71,6 +71,19 @@ function formFrame(): HTMLIFrameElement | null {
   return document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe') ?? null;
 }
 
+
+/** Scrolls the <pay-form>'s iframe into view (sent to the page as text). */
+function formFrameInView(): void {
+  document.querySelector('pay-form')?.shadowRoot?.querySelector('iframe')?.scrollIntoView({ block: 'center', inline: 'center' });
+}
+
+/** Where the <pay-form>'s iframe's content starts in the page's viewport (sent to the page as text). */
+function formFrameContent(): { x: number; y: number } {
+  const frame = document.querySelector('pay-form')!.shadowRoot!.querySelector('iframe')!;
+  const box = frame.getBoundingClientRect();
+  const style = getComputedStyle(frame);
+  return { x: box.x + frame.clientLeft + parseFloat(style.paddingLeft), y: box.y + frame.clientTop + parseFloat(style.paddingTop) };
+}
 
 /** Waits until `fn(arg)` is truthy in the page. */
 export async function waitUntil<A>(page: EnginePage, fn: (arg: A) => unknown, arg: A, what: string): Promise<void> {
@@ -146,11 +159,16 @@ export function watchProblems(page: WatchedPage, { warnings = false, ignored = (
 }
 
 /** What Playwright's and puppeteer's pages (and frames) both offer, as far as this file uses it. */
+interface ScriptedElement {
+  click(): Promise<void>;
+  evaluate<R>(fn: (element: Element) => R): Promise<R>;
+}
 interface ScriptedFrame {
   parentFrame(): ScriptedFrame | null;
-  evaluateHandle(fn: typeof findTarget, target: Target): Promise<{ asElement(): { click(): Promise<void> } | null }>;
+  evaluateHandle(fn: typeof findTarget, target: Target): Promise<{ asElement(): ScriptedElement | null }>;
 }
 interface ScriptedPage extends WatchedPage {
+  mouse: { click(x: number, y: number): Promise<unknown> };
   goto(url: string): Promise<unknown>;
   url(): string;
   evaluate(fn: never, arg: unknown): Promise<unknown>;
@@ -172,7 +190,21 @@ function scriptedPage(engine: Engine, page: ScriptedPage, close: () => Promise<v
         const where = target.in ? page.frames().find((f) => f.parentFrame() === page.mainFrame()) : page.mainFrame();
         return (await where?.evaluateHandle(findTarget, target))?.asElement() ?? null;
       }, label(target));
-      await element.click();
+      try {
+        await element.click();
+      } catch (error) {
+        // puppeteer-core places an element inside a frame with WebDriver BiDi's locateNodes by context,
+        // which Firefox ESR 140 lacks: there the same mouse clicks where the frame and the element say.
+        if (!target.in || !String(error).includes('locateNodes')) throw error;
+        await page.evaluate(formFrameInView as never, undefined);
+        const inner = await element.evaluate((el) => {
+          el.scrollIntoView({ block: 'center', inline: 'center' });
+          const box = el.getBoundingClientRect();
+          return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        });
+        const frame = (await page.evaluate(formFrameContent as never, undefined)) as { x: number; y: number };
+        await page.mouse.click(frame.x + inner.x, frame.y + inner.y);
+      }
     },
     screenshot: async (path) => void (await page.screenshot({ path })),
     problems: () => problems,
@@ -200,7 +232,7 @@ export async function launchEngine(engine: Engine): Promise<EngineBrowser> {
       version: await browser.version(),
       async newPage(viewport = DEFAULT_VIEWPORT) {
         const context = await browser.createBrowserContext();
-        const page = await context.newPage();
+        const page = firefoxPage(await context.newPage());
         await page.setViewport(viewport);
         return scriptedPage(engine, page as unknown as ScriptedPage, () => context.close());
       },

@@ -15,4 +15,5 @@ export declare function installCommand(requirements: Requirement[]): string;
 export declare const chromiumArgs: string[];
 export declare function chromiumLaunchOptions(): { executablePath: string; headless: boolean; args: string[] };
 export declare function firefoxLaunchOptions(): { browser: 'firefox'; executablePath: string; headless: boolean };
+export declare function firefoxPage<P extends { setViewport(viewport: never): Promise<unknown> }>(page: P): P;
 export declare function webkitOptions(): { driver: string; xvfbRun: string; capabilities: Record<string, unknown> };
