@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { nodeLine } from '../../test/support/apps/toolchain.js';
 
 export const SECRET = 'open-checkouts-secret';
 
@@ -30,11 +31,19 @@ export async function buildBackend(): Promise<string> {
   return outfile;
 }
 
+/** The node the backends run on: BACKEND_NODE=node22 or node24 for that line (test/toolchains/node-lines),
+ *  or a path; this process's own by default. */
+export function backendNode(): string {
+  const wanted = process.env['BACKEND_NODE'];
+  if (wanted === 'node22' || wanted === 'node24') return nodeLine(wanted);
+  return wanted || process.execPath;
+}
+
 /** One backend process on the bundle, with --expose-gc (its /stats reads the heap after a full GC);
  *  BACKEND_NODE_FLAGS: V8 or Node flags for the backends alone (e.g. --max-semi-space-size=8). */
 export async function startBackend(bundle: string, redisUrl: string, env: Record<string, string> = {}): Promise<Backend> {
   const flags = (process.env['BACKEND_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--expose-gc', ...flags, bundle], {
+  const child = spawn(backendNode(), ['--expose-gc', ...flags, bundle], {
     env: { ...process.env, ...env, REDIS_URL: redisUrl, SECRET },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -10,7 +10,8 @@
 // pages, idle CPU, Redis commands/s idle, callback → answer p50/p99, both backends' CPU per callback, every
 // page settled with its own status) and, while the callbacks come, each process's stalls (pauses.ts) and
 // what V8 committed. BACKEND_ENTRY=path runs another backend (another checkout's backend.ts, or
-// floor-backend.ts); BACKEND_PROF=dir writes each backend's CPU profile of the callbacks' phase there.
+// floor-backend.ts); BACKEND_NODE=node22 or node24 runs them on that Node line; BACKEND_PROF=dir writes
+// each backend's CPU profile of the callbacks' phase there.
 //   npm run bench -- open-checkouts            (1,000, 3,000 and 10,000 pages)
 //   node --import tsx bench/open-checkouts/run.ts 1000 [idleSeconds]
 import http from 'node:http';
@@ -22,7 +23,8 @@ import { RedisCallbackStore } from '../../src/server/index.js';
 import { machine, quantile, report } from '../stats.js';
 import { pauses, type Pauses } from './pauses.js';
 import { now, pageAgent, settle, type Page } from './pages.js';
-import { buildBackend, SECRET, startBackend, type Backend } from './backends.js';
+import { backendNode, buildBackend, SECRET, startBackend, type Backend } from './backends.js';
+import { execFileSync } from 'node:child_process';
 
 // This process's own stalls: a late answer recorded late here is not the backends' doing.
 const benchPauses = pauses();
@@ -193,7 +195,7 @@ try {
 
 await report(
   [
-    `${machine()}; two backend processes and one redis-server on loopback, the status handler on its defaults; ` +
+    `${machine()}${process.env['BACKEND_NODE'] ? ` (the backends on Node ${execFileSync(backendNode(), ['--version'], { encoding: 'utf8' }).trim()})` : ''}; two backend processes and one redis-server on loopback, the status handler on its defaults; ` +
       `idle over ${IDLE_S} s with every page waiting; callbacks for every page over ${CALLBACKS_S} s, half at the other backend; ` +
       'RSS peak, heap per wait and idle CPU per backend.',
     '',
