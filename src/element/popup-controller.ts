@@ -103,8 +103,13 @@ export class PopupController implements ReactiveController, PopupDisplay {
 
   close(): void {
     clearInterval(this.#poll);
-    this.win?.close();
+    const win = this.win;
     this.win = null;
+    if (!win) return;
+    win.close();
+    // A close() that lands while the window's cross-origin navigation to the form commits can be lost
+    // (Chromium, rarely): looked at once more a moment later, and closed again if it is still open.
+    setTimeout(() => win.closed || win.close(), CLOSED_POLL_MS);
   }
 
   handleEvent(event: MessageEvent): void {
