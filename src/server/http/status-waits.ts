@@ -29,6 +29,9 @@ export type Client = Pick<Incoming, 'left'>;
 /** Why a wait was refused at once: this process's waits are all taken, or this order's are. */
 export type Refusal = 'full' | 'order-full';
 
+/** A wait's end when its client has left, else not yet. */
+const LEFT = (wait: Wait): WaitResult | false => (wait.client.left() ? 'left' : false);
+
 /** One waiting request, as the status handler hands it over. */
 export interface Wait {
   readonly attempt: string | undefined;
@@ -119,9 +122,18 @@ export class StatusWaits {
   /** Ends the waits of `entries` whose client went away; how many. */
   #endLeft(entries: Iterable<Entry>): number {
     let ended = 0;
-    for (const entry of entries) {
-      if (!entry.waiters.some((w) => w.client.left())) continue;
-      for (const wait of entry.waiters.filter((w) => w.client.left())) ended += this.#end(entry, wait, 'left') ? 1 : 0;
+    for (const entry of entries) ended += this.#endEach(entry, LEFT);
+    return ended;
+  }
+
+  /** Ends the entry's waits that `result` gives a result for (false: not yet), in one pass; how many. */
+  #endEach(entry: Entry, result: (wait: Wait) => WaitResult | false): number {
+    let ended = 0;
+    // From the end: #end takes the wait out of this very array.
+    for (let i = entry.waiters.length - 1; i >= 0; i--) {
+      const wait = entry.waiters[i]!;
+      const outcome = result(wait);
+      if (outcome !== false && this.#end(entry, wait, outcome)) ended++;
     }
     return ended;
   }
@@ -222,10 +234,9 @@ export class StatusWaits {
     const now = Date.now();
     const reconcile = this.store.watch === undefined && now - this.#lastReconcile >= RECONCILE_MS;
     if (reconcile) this.#lastReconcile = now;
+    const due = (wait: Wait): WaitResult | false => (wait.client.left() ? 'left' : wait.deadline <= now ? undefined : false);
     for (const entry of [...this.#entries.values()]) {
-      if (entry.waiters.some((w) => w.deadline <= now || w.client.left())) {
-        for (const wait of entry.waiters.filter((w) => w.deadline <= now || w.client.left())) this.#end(entry, wait, wait.client.left() ? 'left' : undefined);
-      }
+      this.#endEach(entry, due);
       if (entry.waiters.length > 0) {
         if (reconcile) this.#read(entry);
       } else if (now - entry.idleSince >= LINGER_MS && !entry.reading) {
