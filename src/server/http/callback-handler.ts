@@ -8,13 +8,14 @@ import { parseRequestId } from '../../service/checkout.js';
 import { hmacVerifier, type Verifier } from '../../service/signature.js';
 import { answer, failure, readJsonObject, type FetchHandler } from './json-answers.js';
 import { PayFormError, requireOptions } from '../errors.js';
-import { Answer, fetchHandler, isThenable, type Incoming } from './handler-logic.js';
+import { Answer, fetchHandler, type Incoming } from './handler-logic.js';
 import type { PayoutLedger } from '../payouts/payout-ledger.js';
 import { resolveFromCallback } from '../payouts/payout-guard.js';
 import { sendUntilTaken } from '../stores/retry.js';
 import { fn, timerMilliseconds } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions } from '../telemetry/observer.js';
 import { instrumented, traced, type Step } from '../telemetry/otel.js';
+import { isThenable } from '../telemetry/step.js';
 import type { CallbackOutcome } from '../telemetry/attributes.js';
 
 export type { CallbackPayload };

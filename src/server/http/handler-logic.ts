@@ -68,10 +68,6 @@ export type HandlerLogic = (incoming: Incoming) => Answering;
  *  does not say. */
 export const adopted = (answering: Answering): PromiseLike<Answer> => answering as PromiseLike<Answer>;
 
-/** Whether a merchant's callback handed back a promise (or any thenable) rather than its answer. */
-export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
 
 const nativeEntry = Symbol('pay-form.native');
 

@@ -5,11 +5,12 @@ import type { OrderStatus, StatusStore } from '../stores/callback-store.js';
 import { ATTEMPT_PARAM, isAttemptId, ORDER_REF_PARAM } from '../../service/checkout.js';
 import { answer, failure, type FetchHandler } from './json-answers.js';
 import { requireOptions } from '../errors.js';
-import { adopted, Answer, fetchHandler, isThenable, type Answering, type Deferred, type Incoming, type Reply } from './handler-logic.js';
+import { adopted, Answer, fetchHandler, type Answering, type Deferred, type Incoming, type Reply } from './handler-logic.js';
 import { StatusWaits, type Client, type Refusal, type Wait, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
 import { instrumented, record, type Step } from '../telemetry/otel.js';
+import { isThenable } from '../telemetry/step.js';
 
 const NO_ATTRIBUTES = Object.freeze({});
 

@@ -5,7 +5,7 @@
 // package every helper here is a plain call of the function it wraps.
 import type * as OtelApi from '@opentelemetry/api';
 import { clean, errorType, type Attributes, type Recorded } from './attributes.js';
-import { NO_STEP, type Step, type Thenable } from './step.js';
+import { isThenable, NO_STEP, type Step, type Thenable } from './step.js';
 
 export { clean, type Recorded, type Step };
 
@@ -140,17 +140,32 @@ export function traced<T>(name: string, attributes: (() => Attributes) | undefin
   return span.isRecording() ? inSpan(otel, span, attributes, fn) : fn(NO_STEP);
 }
 
-async function inSpan<T>(otel: Api, span: Span, attributes: (() => Attributes) | undefined, fn: (step: Step) => Thenable<T> | T): Promise<T> {
+/** The span made active around `fn`, and ended when its answer settles. Not an async function: under an
+ *  SDK's context manager every promise costs a hook call, so a span adds one promise (the `then` that
+ *  ends it), or none for a synchronous answer. */
+function inSpan<T>(otel: Api, span: Span, attributes: (() => Attributes) | undefined, fn: (step: Step) => Thenable<T> | T): Thenable<T> | T {
   const step = new SpanStep(span, otel);
   if (attributes !== undefined) step.set(attributes());
+  let answer: Thenable<T> | T;
   try {
-    return (await otel.context.with(otel.trace.setSpan(otel.context.active(), span), fn, undefined, step)) as T;
+    answer = otel.context.with(otel.trace.setSpan(otel.context.active(), span), fn, undefined, step);
   } catch (error) {
     step.fail(errorType(error));
-    throw error;
-  } finally {
     span.end();
+    throw error;
   }
+  if (!isThenable(answer)) {
+    span.end();
+    return answer;
+  }
+  const ended = (value: T): T => (span.end(), value);
+  const failed = (error: unknown): never => {
+    step.fail(errorType(error));
+    span.end();
+    throw error;
+  };
+  // A status wait's answer is a Thenable that is no promise: adopted by one, which ends the span.
+  return answer instanceof Promise ? (answer as Promise<T>).then(ended, failed) : new Promise<T>((resolve, reject) => answer.then(resolve, reject)).then(ended, failed);
 }
 
 /** The active span when it records (pay-form's own, or the framework's when called outside one). */

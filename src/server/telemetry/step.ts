@@ -21,3 +21,8 @@ export const NO_STEP: Step = { recording: false, set: () => undefined, event: ()
 export interface Thenable<T> {
   then(fulfilled: (value: T) => unknown, rejected: (error: unknown) => unknown): unknown;
 }
+
+/** Whether a value (a merchant's callback's answer, a step's) is a promise or any thenable, rather than the answer itself. */
+export function isThenable<T>(value: T | Thenable<T>): value is Thenable<T> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
