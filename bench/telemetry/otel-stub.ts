@@ -10,7 +10,9 @@ import { NO_STEP, type Thenable } from '../../src/server/telemetry/step.js';
 export const loadTelemetry = (): Promise<void> => Promise.resolve();
 export const telemetryOn = (): boolean => false;
 export const telemetryReady = (): Promise<void> | undefined => undefined;
-export const record = (_metric: Real.MetricName, _value: number, _attributes: Real.Recorded): void => undefined;
+export const record = (_metric: Real.HistogramName, _value: number, _attributes: Real.Recorded): void => undefined;
+export const count = (_metric: 'callbacks' | 'payouts', _outcome: string): void => undefined;
+export const openWait = (_delta: 1 | -1): void => undefined;
 export const recordingSpan = (): undefined => undefined;
 
 export const traced = <T>(_name: string, _attributes: unknown, fn: (step: Real.Step) => Promise<T> | T): Promise<T> | T => fn(NO_STEP);

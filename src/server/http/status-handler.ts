@@ -9,10 +9,8 @@ import { adopted, Answer, fetchHandler, type Answering, type Deferred, type Inco
 import { StatusWaits, type Client, type Refusal, type Wait, type WaitResult } from './status-waits.js';
 import { count, fn, timerMillisecondsOrZero } from '../../service/option-rules.js';
 import { emitter, type ObserverOptions, type StatusOutcome } from '../telemetry/observer.js';
-import { instrumented, record, type Step } from '../telemetry/otel.js';
+import { instrumented, openWait, type Step } from '../telemetry/otel.js';
 import { isThenable } from '../telemetry/step.js';
-
-const NO_ATTRIBUTES = Object.freeze({});
 
 export interface StatusHandlerOptions extends ObserverOptions {
   /** The store the callback handler records into: `status`, and `watch` so a wait costs no reads (without
@@ -169,7 +167,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
 
   /** A wait's end (never a rejection: a store that failed ends it with null), as its answer. */
   const waited = (waiting: Waiting, status: WaitResult): Answer => {
-    record('openWaits', -1, NO_ATTRIBUTES);
+    openWait(-1);
     const a = waitAnswer(status);
     const outcome = status === 'left' ? 'abandoned' : a.status === 200 ? 'answered' : a.status === 204 ? 'timed_out' : 'failed';
     return told(waiting.span, outcome, a, waiting.order, waiting.attempt, Date.now() - waiting.started);
@@ -195,7 +193,7 @@ export function createStatusHandler(options: StatusHandlerOptions): FetchHandler
       return answered.then((a) => told(span, a.status === 200 ? 'answered' : 'refused', a, order, attempt), (error: unknown) => storeFailed(span, order, attempt, error));
     }
     span.event('pay_form.status.wait_started');
-    record('openWaits', 1, NO_ATTRIBUTES);
+    openWait(1);
     return waiting;
   };
 

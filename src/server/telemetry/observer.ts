@@ -6,7 +6,7 @@
 import type { FieldIssue } from '../../service/fields.js';
 import type { Operation } from '../../service/paths.js';
 import { errorType, orderAttributes, type Attributes, type CallbackOutcome, type PayoutOutcomeName, type StatusOutcome } from './attributes.js';
-import { clean, record, recordingSpan, telemetryOn } from './otel.js';
+import { clean, count, record, recordingSpan, telemetryOn } from './otel.js';
 
 export type { CallbackOutcome, PayoutOutcomeName, StatusOutcome };
 
@@ -61,24 +61,19 @@ function attributesOf(event: PayFormEvent): Attributes {
   }
 }
 
-type OutcomeName = 'pay_form.callback.outcome' | 'pay_form.payout.outcome' | 'pay_form.status.outcome';
 /** One attributes object per outcome, made once: outcomes are few, requests many. */
-const byOutcome = new Map<OutcomeName, Map<string, Record<string, string>>>();
-function outcomeAttributes(name: OutcomeName, outcome: string): Record<string, string> {
-  let outcomes = byOutcome.get(name);
-  if (outcomes === undefined) byOutcome.set(name, (outcomes = new Map()));
-  let attributes = outcomes.get(outcome);
-  if (attributes === undefined) outcomes.set(outcome, (attributes = Object.freeze({ [name]: outcome }) as Record<string, string>));
+const byOutcome = new Map<string, Record<string, string>>();
+function statusOutcome(outcome: string): Record<string, string> {
+  let attributes = byOutcome.get(outcome);
+  if (attributes === undefined) byOutcome.set(outcome, (attributes = Object.freeze({ 'pay_form.status.outcome': outcome }) as Record<string, string>));
   return attributes;
 }
 
 /** Metrics carry outcomes only: an order reference per point would make every order its own series. */
 function measure(event: PayFormEvent): void {
-  if (event.type === 'callback') record('callbacks', 1, outcomeAttributes('pay_form.callback.outcome', event.outcome));
-  else if (event.type === 'payout') record('payouts', 1, outcomeAttributes('pay_form.payout.outcome', event.outcome));
-  else if (event.type === 'status' && event.waitedMs !== undefined) {
-    record('waitDuration', event.waitedMs / 1000, outcomeAttributes('pay_form.status.outcome', event.outcome));
-  }
+  if (event.type === 'callback') count('callbacks', event.outcome);
+  else if (event.type === 'payout') count('payouts', event.outcome);
+  else if (event.type === 'status' && event.waitedMs !== undefined) record('waitDuration', event.waitedMs / 1000, statusOutcome(event.outcome));
 }
 
 function safely<A>(hook: ((arg: A) => void) | undefined, arg: A): void {

@@ -44,23 +44,49 @@ export function telemetryReady(): Promise<void> | undefined {
 }
 
 /** The instruments, made again when the application registers another MeterProvider (the API's
- *  metrics have no proxy provider, unlike its traces). */
+ *  metrics have no proxy provider, unlike its traces). Counts are kept here and handed to the SDK when
+ *  it collects (observable instruments): a synchronous counter's `add` costs the SDK an attribute hash and
+ *  a look-up per request, a handler's largest telemetry cost after its span (docs/performance.md,
+ *  Telemetry overhead); a count here is one addition. */
 interface Instruments {
   provider: unknown;
   /** The API's no-op meter: no MeterProvider is registered, and nothing is recorded. */
   noop: boolean;
   serviceDuration: OtelApi.Histogram;
-  callbacks: OtelApi.Counter;
-  payouts: OtelApi.Counter;
-  openWaits: OtelApi.UpDownCounter;
   waitDuration: OtelApi.Histogram;
+  /** Since this provider was registered, by outcome. */
+  callbacks: Map<string, number>;
+  payouts: Map<string, number>;
 }
 let instruments: Instruments | undefined;
+
+/** Status requests waiting now, in the whole process: counted always (one addition), so a provider
+ *  registered while requests wait reads their true number. */
+let openWaits = 0;
+
+/** One attributes object per outcome, made once: outcomes are few, collections many. */
+const outcomeAttributes = new Map<string, Readonly<Record<string, string>>>();
+function outcomeAttribute(name: string, outcome: string): Readonly<Record<string, string>> {
+  const key = `${name}=${outcome}`;
+  let attributes = outcomeAttributes.get(key);
+  if (attributes === undefined) outcomeAttributes.set(key, (attributes = Object.freeze({ [name]: outcome })));
+  return attributes;
+}
 
 function meters(otel: Api): Instruments {
   const provider = otel.metrics.getMeterProvider();
   if (instruments?.provider === provider) return instruments;
   const meter = provider.getMeter(NAME);
+  const callbacks = new Map<string, number>();
+  const payouts = new Map<string, number>();
+  const observed = (counts: Map<string, number>, attribute: string) => (result: OtelApi.ObservableResult) => {
+    for (const [outcome, count] of counts) result.observe(count, outcomeAttribute(attribute, outcome));
+  };
+  meter.createObservableCounter('pay_form.callbacks', { description: 'Callbacks received, by outcome.' }).addCallback(observed(callbacks, 'pay_form.callback.outcome'));
+  meter.createObservableCounter('pay_form.payouts', { description: 'createPayout calls, by outcome.' }).addCallback(observed(payouts, 'pay_form.payout.outcome'));
+  meter
+    .createObservableUpDownCounter('pay_form.status.waits.open', { description: 'Status requests waiting for a verified status.' })
+    .addCallback((result) => result.observe(openWaits));
   instruments = {
     provider,
     noop: meter === otel.createNoopMeter(),
@@ -69,24 +95,32 @@ function meters(otel: Api): Instruments {
       description: 'Duration of the service calls (obtain_token, payout), one per HTTP attempt.',
       advice: { explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10] },
     }),
-    callbacks: meter.createCounter('pay_form.callbacks', { description: 'Callbacks received, by outcome.' }),
-    payouts: meter.createCounter('pay_form.payouts', { description: 'createPayout calls, by outcome.' }),
-    openWaits: meter.createUpDownCounter('pay_form.status.waits.open', { description: 'Status requests waiting for a verified status.' }),
     waitDuration: meter.createHistogram('pay_form.status.wait.duration', { unit: 's', description: 'How long status requests waited, by outcome.' }),
+    callbacks,
+    payouts,
   };
   return instruments;
 }
 
-export type MetricName = 'serviceDuration' | 'callbacks' | 'payouts' | 'openWaits' | 'waitDuration';
+export type HistogramName = 'serviceDuration' | 'waitDuration';
 
-/** Adds to a counter or records into a histogram; nothing without the API. */
-export function record(metric: MetricName, value: number, attributes: Recorded): void {
+/** Records into a histogram; nothing without the API or a MeterProvider. */
+export function record(metric: HistogramName, value: number, attributes: Recorded): void {
   if (api === undefined) return;
   const live = meters(api);
-  if (live.noop) return;
-  const instrument = live[metric];
-  if ('record' in instrument) instrument.record(value, attributes);
-  else instrument.add(value, attributes);
+  if (!live.noop) live[metric].record(value, attributes);
+}
+
+/** Counts one callback or payout by its outcome; nothing without the API or a MeterProvider. */
+export function count(metric: 'callbacks' | 'payouts', outcome: string): void {
+  if (api === undefined) return;
+  const live = meters(api);
+  if (!live.noop) live[metric].set(outcome, (live[metric].get(outcome) ?? 0) + 1);
+}
+
+/** A status request started (+1) or ended (-1) its wait. */
+export function openWait(delta: 1 | -1): void {
+  openWaits += delta;
 }
 
 /** A recording span as a Step: one object per span, no closures. */

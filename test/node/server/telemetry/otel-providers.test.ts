@@ -8,7 +8,7 @@ import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { createCallbackHandler, MemoryCallbackStore, sign } from '../../../../src/server/index.js';
+import { createCallbackHandler, createStatusHandler, MemoryCallbackStore, sign } from '../../../../src/server/index.js';
 import { TestReader } from '../../../support/telemetry/otel-sdk.js';
 
 const manager = new AsyncLocalStorageContextManager().enable();
@@ -20,13 +20,22 @@ after(() => {
 
 let n = 0;
 /** One signed delivery to a new callback handler: its answer's status. */
-async function deliver(): Promise<number> {
-  const handler = createCallbackHandler({ secret: 's', store: new MemoryCallbackStore(), onStatus: () => undefined });
-  const payload = { request_id: `order-${++n}`, invoice_id: `inv-${n}`, status: 'success', amount: 100, currency: 'USD' };
+async function deliver(store = new MemoryCallbackStore(), attempt?: string): Promise<number> {
+  const handler = createCallbackHandler({ secret: 's', store, onStatus: () => undefined });
+  const payload = { request_id: `order-${++n}${attempt === undefined ? '' : `~${attempt}`}`, invoice_id: `inv-${n}`, status: 'success', amount: 100, currency: 'USD' };
   const body = JSON.stringify({ ...payload, signature: await sign(payload, 's') });
   const answer = await handler(new Request('http://shop/callback', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
   await answer.arrayBuffer();
   return answer.status;
+}
+
+/** A status request for the next order's attempt in `store`, under way (its wait started): its answer to come. */
+async function waitingRequest(store: MemoryCallbackStore, attempt: string): Promise<{ answer: Promise<Response> }> {
+  const order = `order-${n + 1}`;
+  await store.startAttempt(order, { attempt, amount: '100', currency: 'USD', lifetimeMs: 60_000, obtainMs: 5_000 });
+  const answer = createStatusHandler({ store, authorize: () => true })(new Request(`http://shop/status?order_ref=${order}&attempt=${attempt}`));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { answer };
 }
 
 test('only a TracerProvider registered: the callback span carries its outcome event', async () => {
@@ -59,6 +68,37 @@ test('only a MeterProvider registered: the callbacks counter counts the delivery
     );
     assert.equal(trace.getActiveSpan(), undefined);
   } finally {
+    await provider.shutdown();
+    metrics.disable();
+  }
+});
+
+test('a MeterProvider registered while a request waits counts that wait open, and closed once answered', async () => {
+  const store = new MemoryCallbackStore();
+  const attempt = 'f6e5d4c3b2a1';
+  const waited = (await waitingRequest(store, attempt)).answer;
+  const reader = new TestReader();
+  const provider = new MeterProvider({ readers: [reader] });
+  metrics.setGlobalMeterProvider(provider);
+  // The waits' sweep does not hold the process open (a server's sockets do): this test's timer does.
+  const alive = setInterval(() => undefined, 1_000);
+  const open = async () =>
+    (await reader.collect()).resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'pay_form.status.waits.open')
+      ?.dataPoints.map((p) => p.value);
+  try {
+    assert.equal(await deliver(store, attempt), 200);
+    assert.equal((await waited).status, 200);
+    assert.deepEqual(await open(), [0], 'the wait opened before the provider, closed after it: none open, not -1');
+    const brief = createStatusHandler({ store, authorize: () => true, waitMs: 1_500 });
+    const again = brief(new Request(`http://shop/status?order_ref=order-none&attempt=${attempt}`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(await open(), [1]);
+    assert.equal((await again).status, 204);
+    assert.deepEqual(await open(), [0]);
+  } finally {
+    clearInterval(alive);
     await provider.shutdown();
     metrics.disable();
   }
