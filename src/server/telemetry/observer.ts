@@ -44,7 +44,8 @@ export interface ObserverOptions {
 /** Sends one event to telemetry, the observer and the deprecated hooks. */
 export type Emit = (event: PayFormEvent) => void;
 
-function attributesOf(event: PayFormEvent): Attributes {
+/** A span event's attributes, for the events that are not already their handler span's attributes. */
+function attributesOf(event: Exclude<PayFormEvent, { type: 'callback' | 'status' }>): Attributes {
   switch (event.type) {
     case 'error':
       return { 'error.type': errorType(event.error) };
@@ -52,12 +53,8 @@ function attributesOf(event: PayFormEvent): Attributes {
       return { 'pay_form.operation': event.warning.operation };
     case 'attempt':
       return orderAttributes(event.orderRef, event.attempt);
-    case 'callback':
-      return { ...orderAttributes(event.orderRef, event.attempt), 'pay_form.callback.outcome': event.outcome };
     case 'payout':
       return { 'pay_form.payout.request_id': event.requestId, 'pay_form.payout.outcome': event.outcome };
-    case 'status':
-      return { ...orderAttributes(event.orderRef, event.attempt), 'pay_form.status.outcome': event.outcome };
   }
 }
 
@@ -90,8 +87,10 @@ export function emitter(options: ObserverOptions & { onWarning?: (warning: Clien
   return (event) => {
     if (telemetryOn()) {
       measure(event);
-      // The event's attributes are built only for a span that records them.
-      recordingSpan()?.addEvent(`pay_form.${event.type}`, clean(attributesOf(event)));
+      // The event's attributes are built only for a span that records them. A callback's or status
+      // request's outcome is already on its handler's span as attributes, and a wait ends in whatever
+      // context woke it (another request's span): those two are not span events.
+      if (event.type !== 'callback' && event.type !== 'status') recordingSpan()?.addEvent(`pay_form.${event.type}`, clean(attributesOf(event)));
     }
     safely(observer, event);
     if (event.type === 'error') safely(onError, event.error);

@@ -1,5 +1,5 @@
 // otel.ts with one signal registered at a time (docs/observability.md, Spans): an application that
-// registers only a TracerProvider still gets the observer's events on pay-form's spans, and one that
+// registers only a TracerProvider still gets pay-form's spans and their outcomes, and one that
 // registers only a MeterProvider still gets the callbacks counter. Without either, pay-form builds
 // nothing for telemetry: the API's no-op meter is not fed.
 import { after, test } from 'node:test';
@@ -38,16 +38,28 @@ async function waitingRequest(store: MemoryCallbackStore, attempt: string): Prom
   return { answer };
 }
 
-test('only a TracerProvider registered: the callback span carries its outcome event', async () => {
+test('only a TracerProvider registered: the callback span carries its outcome, and a wait it ends is told on its own span only', async () => {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
   try {
-    assert.equal(await deliver(), 200);
-    const span = exporter.getFinishedSpans().find((s) => s.name === 'pay_form.callback');
-    assert.ok(span, 'the callback span was recorded');
-    const event = span.events.find((e) => e.name === 'pay_form.callback');
-    assert.equal(event?.attributes?.['pay_form.callback.outcome'], 'new');
+    // The page's wait and the callback in one process, on one store: the callback's finish wakes the
+    // wait inside the callback's span.
+    const store = new MemoryCallbackStore();
+    const attempt = 'a1b2c3d4e5f6';
+    const waited = (await waitingRequest(store, attempt)).answer;
+    assert.equal(await deliver(store, attempt), 200);
+    assert.equal((await waited).status, 200);
+    const spans = exporter.getFinishedSpans();
+    const callback = spans.find((s) => s.name === 'pay_form.callback');
+    assert.ok(callback, 'the callback span was recorded');
+    assert.equal(callback.attributes['pay_form.callback.outcome'], 'new');
+    assert.deepEqual(
+      callback.events.map((e) => e.name),
+      ['pay_form.callback.verified', 'pay_form.callback.claimed', 'pay_form.callback.finished'],
+      'the callback span tells its own steps, not the wait it ended',
+    );
+    assert.equal(spans.find((s) => s.name === 'pay_form.status')?.attributes['pay_form.status.outcome'], 'answered');
   } finally {
     await provider.shutdown();
     trace.disable();
