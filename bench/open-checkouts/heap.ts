@@ -12,10 +12,10 @@ import { startRedis } from '../../test/support/redis/redis-server.js';
 import { newAttemptId } from '../../src/service/checkout.js';
 import { buildBackend, startBackend } from './backends.js';
 import { pageAgent, settle, type Page } from './pages.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const SIZE = Number(process.argv[2] ?? 300);
 const ROWS = Number(process.argv[3] ?? 30);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };

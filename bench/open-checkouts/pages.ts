@@ -4,8 +4,7 @@
 // 1 s, doubling, or the Retry-After when that is longer; every pause capped at 30 s and jittered by a
 // quarter either way; a 200 settles, and the page records when it read the answer and when the backend wrote it.
 import http from 'node:http';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // Each page holds its own connection between asks, as a browser tab does.
 export const pageAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });

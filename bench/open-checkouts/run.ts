@@ -25,6 +25,7 @@ import { pauses, type Pauses } from './pauses.js';
 import { now, pageAgent, settle, type Page } from './pages.js';
 import { backendNode, buildBackend, SECRET, startBackend, type Backend } from './backends.js';
 import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // This process's own stalls: a late answer recorded late here is not the backends' doing.
 const benchPauses = pauses();
@@ -35,7 +36,6 @@ const CALLBACKS_S = Number(process.env['CALLBACKS_OVER_S'] ?? 3);
 const OPEN_PER_S = Number(process.env['OPEN_PER_S'] ?? 1000);
 const BACKEND = await buildBackend();
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Stats extends Pauses {
   newSpaceMax: number; // V8's committed young and old generations at most since the previous /stats

@@ -7,6 +7,7 @@
 // range of the per-round medians.
 import { startRedis } from '../../test/support/redis/redis-server.js';
 import { signedBody, startWorker, type Worker } from '../../test/support/servers/callback-workers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SAMPLES = Number(process.env.SAMPLES ?? 40);
@@ -18,7 +19,6 @@ interface Setup {
   b: Worker;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let serial = 0;
 
 async function sample(setup: Setup): Promise<number> {

@@ -4,6 +4,7 @@
 // and webdriverio brings 130 packages, two of them with install scripts that download other drivers.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A free loopback port, from the kernel. */
 function freePort() {
@@ -16,8 +17,6 @@ function freePort() {
     });
   });
 }
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts WebKitWebDriver on a free port under its own Xvfb (`xvfb-run -a` picks a free display), in a
@@ -123,7 +122,6 @@ export class WebDriverSession {
   executeAsync(script, args = []) {
     return this.command('POST', '/execute/async', { script, args });
   }
-
 
   click(element) {
     return this.command('POST', `/element/${element[ELEMENT]}/click`, {});

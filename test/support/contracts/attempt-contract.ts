@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AttemptRequest, CallbackRecord, CallbackStore } from '../../../src/server/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let ids = 0;
 const newId = () => `t${String(++ids).padStart(11, '0')}`.slice(-12);
 

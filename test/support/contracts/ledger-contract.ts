@@ -4,8 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PayoutLedger } from '../../../src/server/index.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `make` answers a fresh ledger (its own keys), with `ttlMs` when given. */
 export function ledgerContract(make: (options?: { ttlMs?: number }) => PayoutLedger): void {

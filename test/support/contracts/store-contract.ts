@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import type { CallbackRecord, CallbackStore, RedisCallbackStore, RedisCallbackStoreOptions, StatusNews } from '../../../src/server/index.js';
 import { ask } from './attempt-contract.js';
 import { within } from '../poll.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const cb = (invoice_id: string, status: string, order_ref = 'order-1', attempt = ''): CallbackRecord => ({ invoice_id, status, order_ref, attempt, amount: '100', currency: 'USD' });
 
 /** An attempt of the order started as the token handler starts one (100 USD): answers its id. */

@@ -12,6 +12,7 @@ import { callsOf, deliver, signedBody, startWorker, type Callback, type Worker }
 import { connectRedis, type RedisSpec } from './redis-clients.js';
 import { RedisCallbackStore } from '../../../src/server/index.js';
 import { ask } from '../contracts/attempt-contract.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface CallbacksRun<F> {
   /** Every status each delivery got, in order, one list per delivery. */
@@ -37,7 +38,6 @@ const shuffle = <T>(items: T[]): T[] => {
   return items;
 };
 const pickFrom = <T>(items: readonly T[]) => () => items[Math.floor(Math.random() * items.length)] as T;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One attempt per order at 1500 USD (what signedBody pays), started through the store as the token handler starts it: the attempts' ids. */
 async function startAttempts(redis: RedisSpec, prefix: string, orders: string[]): Promise<string[]> {
