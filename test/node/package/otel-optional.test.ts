@@ -28,23 +28,36 @@ test("dist/server's declarations never name @opentelemetry; its code only in one
 const APP = `
 import { createTokenHandler, createCallbackHandler, createStatusHandler, MemoryCallbackStore, sign } from 'pay-form/server';
 const withSdk = process.argv[2] === 'sdk';
+const { metrics } = withSdk ? await import('@opentelemetry/api') : {};
 let exporter;
+let reader;
 if (withSdk) {
-  const { trace } = await import('@opentelemetry/api');
+  const { metrics, trace } = await import('@opentelemetry/api');
   const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
   exporter = new InMemorySpanExporter();
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  reader = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: reader, exportIntervalMillis: 60_000 })] }));
 }
 const store = new MemoryCallbackStore();
 const client = { obtainToken: async () => ({ success: true, key: 'k', signature: '' }) };
 const post = (body) => new Request('http://shop.test/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const token = await createTokenHandler({ client, store, resolve: () => ({ request_id: 'o-1', amount: 1, currency: 'USD', site_id: 1, site_login: 'x' }) })(post({}));
 const { attempt } = await token.json();
-const payload = { request_id: 'o-1~' + attempt, invoice_id: 'i-1', status: 'success' };
+const payload = { request_id: 'o-1~' + attempt, invoice_id: 'i-1', status: 'success', amount: 1, currency: 'USD' };
 const callback = await createCallbackHandler({ secret: 's', store, onStatus: () => undefined })(post({ ...payload, signature: await sign(payload, 's') }));
 const status = await createStatusHandler({ store, authorize: () => true })(new Request('http://shop.test/?order_ref=o-1&attempt=' + attempt));
 const spans = exporter ? exporter.getFinishedSpans().map((s) => s.name).sort() : [];
-console.log(JSON.stringify({ statuses: [token.status, callback.status, status.status], spans }));
+// Each metric's points as [attributes, value] (a histogram's value: its count).
+const points = {};
+if (reader) {
+  await metrics.getMeterProvider().forceFlush();
+  for (const m of reader.getMetrics().at(-1)?.scopeMetrics.flatMap((s) => s.metrics) ?? []) {
+    points[m.descriptor.name] = m.dataPoints.map((p) => [p.attributes, typeof p.value === 'number' ? p.value : p.value.count]);
+  }
+}
+console.log(JSON.stringify({ statuses: [token.status, callback.status, status.status], spans, points }));
 `;
 
 const dirs: string[] = [];
@@ -64,18 +77,24 @@ async function app(otel: boolean): Promise<string> {
 }
 
 const run = (dir: string, ...args: string[]) =>
-  JSON.parse(execFileSync(process.execPath, ['app.mjs', ...args], { cwd: dir, encoding: 'utf8' })) as { statuses: number[]; spans: string[] };
+  JSON.parse(execFileSync(process.execPath, ['app.mjs', ...args], { cwd: dir, encoding: 'utf8' })) as {
+    statuses: number[];
+    spans: string[];
+    points: Record<string, Array<[Record<string, unknown>, number]>>;
+  };
 
 test('the packed package runs its handlers in an app without @opentelemetry/api', async () => {
   const dir = await app(false);
-  assert.deepEqual(run(dir), { statuses: [200, 200, 200], spans: [] });
+  assert.deepEqual(run(dir), { statuses: [200, 200, 200], spans: [], points: {} });
 });
 
-test('with @opentelemetry/api and an SDK in the app, the same handlers make their spans', async () => {
+test('with @opentelemetry/api and an SDK in the app, the same handlers make their spans and metrics', async () => {
   const dir = await app(true);
-  const { statuses, spans } = run(dir, 'sdk');
+  const { statuses, spans, points } = run(dir, 'sdk');
   assert.deepEqual(statuses, [200, 200, 200]);
   for (const name of ['pay_form.token', 'pay_form.token.resolve', 'pay_form.callback', 'pay_form.callback.on_status', 'pay_form.status']) {
     assert.ok(spans.includes(name), `${name} in ${spans.join(', ')}`);
   }
+  assert.deepEqual(points['pay_form.callbacks'], [[{ 'pay_form.callback.outcome': 'new' }, 1]]);
+  assert.deepEqual(points['pay_form.status.waits.open'], [[{}, 0]]);
 });
