@@ -4,19 +4,20 @@
 // attempt asked and answers all of its waits. Deadlines are kept by one sweep per handler (no timer per
 // request); the store's watch vouches for news missed (status-feed.ts), so nothing reads the store on a
 // clock while the store watches, and an entry remembers which attempts read as nothing yet since the
-// last news: a page that asks again after its 204 (or a refused flood) costs no read. An entry stays
-// LINGER_MS after its last wait for that re-ask. A store without watch is read once per waiting order
-// every RECONCILE_MS, and at each ask. A wait is the handler's own record of the request (status-handler.ts),
-// kept here as it is: no promise, closure or listener of its own, its client's leaving read by the
-// sweep (within a tick; at once when the process or the order is full, where a place is wanted).
+// last news: a page that asks again after its 204 (or a refused flood) costs no read. Such an entry
+// stays LINGER_MS after its last wait for that re-ask; one that remembers nothing goes at the next
+// tick. A store without watch is read once per waiting order every RECONCILE_MS, and at each ask. A
+// wait is the handler's own record of the request (status-handler.ts), kept here as it is: no promise,
+// closure or listener of its own, its client's leaving read by the sweep (within a tick; at once when
+// the process or the order is full, where a place is wanted).
 import { orderStatus, type OrderStatus, type StatusNews, type StatusStore } from '../stores/callback-store.js';
 import type { Incoming } from './handler-logic.js';
 
 /** How often a store without watch is read for each waiting order. */
 export const RECONCILE_MS = 1000;
 
-/** How long an order's entry, and its watch, outlive its last wait: longer than the page's pause
- *  between a 204 and its next ask (250 ms, settle-controller.ts). */
+/** How long an order's entry, and its watch, outlive its last wait when it read an attempt as nothing:
+ *  longer than the page's pause between a 204 and its next ask (250 ms, settle-controller.ts). */
 export const LINGER_MS = 5000;
 
 /** The answer to one wait: the status, undefined when none came in time, 'left' when the client went
@@ -239,7 +240,9 @@ export class StatusWaits {
       this.#endEach(entry, due);
       if (entry.waiters.length > 0) {
         if (reconcile) this.#read(entry);
-      } else if (now - entry.idleSince >= LINGER_MS && !entry.reading) {
+      } else if (!entry.reading && (entry.known.length === 0 || now - entry.idleSince >= LINGER_MS)) {
+        // Only what it remembers (attempts read as nothing) is worth keeping for a re-ask: an order
+        // whose waits were answered with their status is let go at once, its watch with it.
         this.#entries.delete(entry.orderRef);
         entry.unwatch?.();
       }

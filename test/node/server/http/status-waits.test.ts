@@ -176,6 +176,25 @@ async function newsAnswersWithoutReads(storeA: CallbackStore, storeB: CallbackSt
   assert.equal(counts.reads - before, 0, 'the news carried the outcomes: no read');
 }
 
+test('an order whose wait was answered with its status is let go (its watch ended) while one read as nothing still lingers for its re-ask', async () => {
+  const store = new MemoryCallbackStore();
+  const unwatched: string[] = [];
+  const spied: StatusStore = {
+    status: (order, attempt) => store.status(order, attempt),
+    watch: (order, listener) => {
+      const unwatch = store.watch(order, listener);
+      return () => (unwatched.push(order), unwatch());
+    },
+  };
+  const url = await shop(store, { store: spied, waitMs: 300 });
+  await pay(url, store, 'order-let-go', 'inv-let-go');
+  // Read as nothing until its wait runs out: the entry remembers that, for the page's next ask.
+  assert.equal((await ask(url, 'order-lingers')).status, 204);
+  assert.equal((await ask(url, 'order-let-go')).status, 200);
+  await until('the paid order is let go', async () => unwatched.includes('order-let-go'));
+  assert.deepEqual(unwatched, ['order-let-go'], 'the order read as nothing still lingers');
+});
+
 describe('status waits: news with the outcome', () => {
   test('memory store: waits on an attempt are answered from the news, with no read', async () => {
     const store = new MemoryCallbackStore();
