@@ -10,8 +10,8 @@ import { MemoryCallbackStore, RedisCallbackStore, sign, type CallbackStore } fro
 import { redisPerFile } from '../../../support/redis/redis.js';
 import { pay, startShop, type Shop } from '../../../support/servers/attempt-shop.js';
 import { SECRET } from '../../../support/constants.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const OBTAIN = '/api/jsapi/obtain_token/';
 
 /** The obtain_token requests the sandbox answered. */

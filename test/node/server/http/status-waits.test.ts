@@ -23,6 +23,7 @@ import { SECRET } from '../../../support/servers/service.js';
 import { startServer } from '../../../support/servers/loopback.js';
 import { until } from '../../../support/poll.js';
 import { ask as terms } from '../../../support/contracts/attempt-contract.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const closers: Array<() => Promise<unknown> | unknown> = [];
 after(async () => {
@@ -70,8 +71,6 @@ const askRaw = (url: string, orderRef: string, signal: AbortSignal) =>
       })
       .on('error', reject);
   });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Counts what the status handler asks of the store. */
 function counted(store: CallbackStore) {

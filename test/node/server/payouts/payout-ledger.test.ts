@@ -24,6 +24,7 @@ import {
 import { connectedClient, startRedis, type RedisServer } from '../../../support/redis/redis.js';
 import { ledgerContract } from '../../../support/contracts/ledger-contract.js';
 import { answerSigned, happyService, MERCHANT, PAYOUT, refusedUrl, SECRET, startService, type Responder, type Service } from '../../../support/servers/service.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let redisServer: RedisServer;
 let redis: Awaited<ReturnType<typeof connectedClient>>;
@@ -49,7 +50,6 @@ const KINDS: Array<[string, (o?: { ttlMs?: number }) => PayoutLedger]> = [
   ['MemoryPayoutLedger', (o) => new MemoryPayoutLedger(o)],
   ['RedisPayoutLedger', (o) => new RedisPayoutLedger(redis, { prefix: `t${++run}:`, ...o })],
 ];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const payout = (over: Partial<PayoutParams> = {}) => ({ ...PAYOUT, request_id: `p-${crypto.randomUUID()}`, ...over }) as unknown as PayoutParams;
 const keyOf = (p: PayoutParams) => JSON.stringify([MERCHANT, p.site_id, p.request_id]);
 const client = (url: string, payoutLedger: PayoutLedger, extra: Partial<PaymentClientOptions> = {}) =>

@@ -9,6 +9,7 @@ import { connectedClient, redisPerFile, startRedis } from '../../../support/redi
 import { SECRET } from '../../../support/servers/service.js';
 import { cb, record, startedAttempt, storeContract } from '../../../support/contracts/store-contract.js';
 import { attemptContract } from '../../../support/contracts/attempt-contract.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const redis = redisPerFile();
 
@@ -16,8 +17,6 @@ async function store(options: ConstructorParameters<typeof RedisCallbackStore>[1
   const client = await redis.client({ disableOfflineQueue: true });
   return new RedisCallbackStore(client, options);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RedisCallbackStore', () => {
   storeContract(store);
