@@ -68,7 +68,6 @@ export type HandlerLogic = (incoming: Incoming) => Answering;
  *  does not say. */
 export const adopted = (answering: Answering): PromiseLike<Answer> => answering as PromiseLike<Answer>;
 
-
 const nativeEntry = Symbol('pay-form.native');
 
 type WithNative = FetchHandler & { [nativeEntry]?: HandlerLogic };

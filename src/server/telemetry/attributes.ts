@@ -39,6 +39,15 @@ export function clean(attributes: Attributes): Recorded {
   return out;
 }
 
+/** One attributes object per outcome, made once and frozen: outcomes are few, metric points many. */
+const outcomeAttributes = new Map<string, Recorded>();
+export function outcomeAttribute(name: AttributeName, outcome: string): Recorded {
+  const key = `${name}=${outcome}`;
+  let attributes = outcomeAttributes.get(key);
+  if (attributes === undefined) outcomeAttributes.set(key, (attributes = Object.freeze({ [name]: outcome })));
+  return attributes;
+}
+
 /** The outcome attribute of each instrumented handler or call. */
 export type CallbackOutcome = 'new' | 'duplicate' | 'extra_payment' | 'in_flight' | 'refused_signature' | 'bad_request' | 'failed';
 export type PayoutOutcomeName = 'sent' | 'replayed' | 'refused_by_ledger' | 'refused' | 'outcome_unknown' | 'ledger_failed' | 'invalid';

@@ -5,7 +5,7 @@
 // events only.
 import type { FieldIssue } from '../../service/fields.js';
 import type { Operation } from '../../service/paths.js';
-import { errorType, orderAttributes, type Attributes, type CallbackOutcome, type PayoutOutcomeName, type StatusOutcome } from './attributes.js';
+import { errorType, orderAttributes, outcomeAttribute, type Attributes, type CallbackOutcome, type PayoutOutcomeName, type StatusOutcome } from './attributes.js';
 import { clean, count, record, recordingSpan, telemetryOn } from './otel.js';
 
 export type { CallbackOutcome, PayoutOutcomeName, StatusOutcome };
@@ -58,19 +58,11 @@ function attributesOf(event: Exclude<PayFormEvent, { type: 'callback' | 'status'
   }
 }
 
-/** One attributes object per outcome, made once: outcomes are few, requests many. */
-const byOutcome = new Map<string, Record<string, string>>();
-function statusOutcome(outcome: string): Record<string, string> {
-  let attributes = byOutcome.get(outcome);
-  if (attributes === undefined) byOutcome.set(outcome, (attributes = Object.freeze({ 'pay_form.status.outcome': outcome }) as Record<string, string>));
-  return attributes;
-}
-
 /** Metrics carry outcomes only: an order reference per point would make every order its own series. */
 function measure(event: PayFormEvent): void {
   if (event.type === 'callback') count('callbacks', event.outcome);
   else if (event.type === 'payout') count('payouts', event.outcome);
-  else if (event.type === 'status' && event.waitedMs !== undefined) record('waitDuration', event.waitedMs / 1000, statusOutcome(event.outcome));
+  else if (event.type === 'status' && event.waitedMs !== undefined) record('waitDuration', event.waitedMs / 1000, outcomeAttribute('pay_form.status.outcome', event.outcome));
 }
 
 function safely<A>(hook: ((arg: A) => void) | undefined, arg: A): void {

@@ -4,7 +4,7 @@
 // Until the application registers an SDK the API hands out no-op spans and instruments; without the
 // package every helper here is a plain call of the function it wraps.
 import type * as OtelApi from '@opentelemetry/api';
-import { clean, errorType, type Attributes, type Recorded } from './attributes.js';
+import { clean, errorType, outcomeAttribute, type AttributeName, type Attributes, type Recorded } from './attributes.js';
 import { isThenable, NO_STEP, type Step, type Thenable } from './step.js';
 
 export { clean, type Recorded, type Step };
@@ -64,22 +64,13 @@ let instruments: Instruments | undefined;
  *  registered while requests wait reads their true number. */
 let openWaits = 0;
 
-/** One attributes object per outcome, made once: outcomes are few, collections many. */
-const outcomeAttributes = new Map<string, Readonly<Record<string, string>>>();
-function outcomeAttribute(name: string, outcome: string): Readonly<Record<string, string>> {
-  const key = `${name}=${outcome}`;
-  let attributes = outcomeAttributes.get(key);
-  if (attributes === undefined) outcomeAttributes.set(key, (attributes = Object.freeze({ [name]: outcome })));
-  return attributes;
-}
-
 function meters(otel: Api): Instruments {
   const provider = otel.metrics.getMeterProvider();
   if (instruments?.provider === provider) return instruments;
   const meter = provider.getMeter(NAME);
   const callbacks = new Map<string, number>();
   const payouts = new Map<string, number>();
-  const observed = (counts: Map<string, number>, attribute: string) => (result: OtelApi.ObservableResult) => {
+  const observed = (counts: Map<string, number>, attribute: AttributeName) => (result: OtelApi.ObservableResult) => {
     for (const [outcome, count] of counts) result.observe(count, outcomeAttribute(attribute, outcome));
   };
   meter.createObservableCounter('pay_form.callbacks', { description: 'Callbacks received, by outcome.' }).addCallback(observed(callbacks, 'pay_form.callback.outcome'));
