@@ -57,8 +57,10 @@ export const MODAL_BUNDLE = 'pay-form-modal.min.js';
 /** Every file a page loads by a script tag, each with its SRI hash in the README. */
 export const SCRIPT_FILES: readonly string[] = [...Object.values(BUNDLES), RETURN_BUNDLE, POPUP_BUNDLE, MODAL_BUNDLE, ...LANGUAGE_FILES];
 
-/** What npm users install beside pay-form: never bundled into the npm modules. */
-export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte'] as const;
+/** What npm users install beside pay-form: never bundled into the npm modules. @opentelemetry/api above
+ *  all: the application's own copy is the one its SDK registered with, and a copy of another minor
+ *  version would not see that registration (docs/observability.md, How it is loaded). */
+export const EXTERNAL_PACKAGES = ['lit', '@lit/reactive-element', '@lit/react', 'react', 'vue', 'svelte', '@opentelemetry/api'] as const;
 
 export function isExternal(id: string): boolean {
   return id.startsWith('node:') || EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));

@@ -1,7 +1,9 @@
 // @opentelemetry/api is an optional peer dependency (docs/observability.md, How it is loaded): the
 // packed package, installed in an app of its own outside the repository, runs its handlers without the
-// API installed, and with the API and an SDK installed the same app gets pay-form's spans. The built
-// declarations never name the package, so a project without it type-checks.
+// API installed, and with the API and an SDK installed the same app gets pay-form's spans, also when the
+// app's API is an older minor version of the peer range. The package ships no copy of the API: the
+// built code names it in one dynamic import of the bare name, and the declarations never name it, so a
+// project without it type-checks.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -11,16 +13,19 @@ import { after, test } from 'node:test';
 import { distFile, root } from './dist.js';
 import { packedTarball } from '../../support/apps/consumers.js';
 
-test("dist/server's declarations never name @opentelemetry; its code only in one dynamic import", async () => {
-  const dir = distFile('server/');
+test('the package names @opentelemetry/api in one dynamic import of the bare name, and ships no copy of it', async () => {
+  const dir = distFile('');
   const naming: string[] = [];
   for (const name of await readdir(dir, { recursive: true })) {
     if (!/\.(js|d\.ts)$/.test(name)) continue;
     const text = await readFile(new URL(name, dir), 'utf8');
-    if (text.includes('@opentelemetry')) naming.push(name);
-    if (name.endsWith('.js')) assert.doesNotMatch(text, /from\s*["']@opentelemetry|require\(\s*["']@opentelemetry/, name);
+    if (!text.includes('@opentelemetry')) continue;
+    naming.push(name);
+    assert.deepEqual(text.match(/[^\s]*@opentelemetry[^\s]*/g), ['import("@opentelemetry/api").then((module)'], name);
   }
-  assert.deepEqual(naming, ['telemetry/otel.js']);
+  assert.deepEqual(naming, ['server/telemetry/otel.js']);
+  const packed = execFileSync('tar', ['-tzf', await packedTarball()], { encoding: 'utf8' }).split('\n');
+  assert.deepEqual(packed.filter((file) => file.includes('node_modules/')), []);
 });
 
 // The app: the three handlers answer a token, a callback and a status request; it prints the answers'
@@ -63,14 +68,27 @@ console.log(JSON.stringify({ statuses: [token.status, callback.status, status.st
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-/** An app in a temporary folder with the packed pay-form and, when asked, the repository's OpenTelemetry packages. */
-async function app(otel: boolean): Promise<string> {
+/**
+ * An app in a temporary folder with the packed pay-form and, when asked, the repository's OpenTelemetry
+ * packages: `api-1.8` gives the app @opentelemetry/api 1.8.0 (the devDependency otel-api-1-8) and the
+ * repository's SDK beside it, which keeps its own newer API. The app registers its SDK through its own
+ * API, so that registration is made by 1.8.0.
+ */
+async function app(otel: 'none' | 'repo' | 'api-1.8'): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pay-form-otel-'));
   dirs.push(dir);
   const target = path.join(dir, 'node_modules/pay-form');
   await mkdir(target, { recursive: true });
   execFileSync('tar', ['-xzf', await packedTarball(), '-C', target, '--strip-components=1']);
-  if (otel) await symlink(path.join(root.pathname, 'node_modules/@opentelemetry'), path.join(dir, 'node_modules/@opentelemetry'));
+  const repo = path.join(root.pathname, 'node_modules/@opentelemetry');
+  if (otel === 'repo') await symlink(repo, path.join(dir, 'node_modules/@opentelemetry'));
+  if (otel === 'api-1.8') {
+    await mkdir(path.join(dir, 'node_modules/@opentelemetry'));
+    for (const name of await readdir(repo)) {
+      const from = name === 'api' ? path.join(root.pathname, 'node_modules/otel-api-1-8') : path.join(repo, name);
+      await symlink(from, path.join(dir, 'node_modules/@opentelemetry', name));
+    }
+  }
   await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
   await writeFile(path.join(dir, 'app.mjs'), APP);
   return dir;
@@ -84,17 +102,20 @@ const run = (dir: string, ...args: string[]) =>
   };
 
 test('the packed package runs its handlers in an app without @opentelemetry/api', async () => {
-  const dir = await app(false);
+  const dir = await app('none');
   assert.deepEqual(run(dir), { statuses: [200, 200, 200], spans: [], points: {} });
 });
 
-test('with @opentelemetry/api and an SDK in the app, the same handlers make their spans and metrics', async () => {
-  const dir = await app(true);
-  const { statuses, spans, points } = run(dir, 'sdk');
-  assert.deepEqual(statuses, [200, 200, 200]);
-  for (const name of ['pay_form.token', 'pay_form.token.resolve', 'pay_form.callback', 'pay_form.callback.on_status', 'pay_form.status']) {
-    assert.ok(spans.includes(name), `${name} in ${spans.join(', ')}`);
-  }
-  assert.deepEqual(points['pay_form.callbacks'], [[{ 'pay_form.callback.outcome': 'new' }, 1]]);
-  assert.deepEqual(points['pay_form.status.waits.open'], [[{}, 0]]);
-});
+for (const otel of ['repo', 'api-1.8'] as const) {
+  const api = otel === 'repo' ? '@opentelemetry/api' : '@opentelemetry/api 1.8.0 (an older minor of the peer range)';
+  test(`with ${api} and an SDK in the app, the same handlers make their spans and metrics`, async () => {
+    const dir = await app(otel);
+    const { statuses, spans, points } = run(dir, 'sdk');
+    assert.deepEqual(statuses, [200, 200, 200]);
+    for (const name of ['pay_form.token', 'pay_form.token.resolve', 'pay_form.callback', 'pay_form.callback.on_status', 'pay_form.status']) {
+      assert.ok(spans.includes(name), `${name} in ${spans.join(', ')}`);
+    }
+    assert.deepEqual(points['pay_form.callbacks'], [[{ 'pay_form.callback.outcome': 'new' }, 1]]);
+    assert.deepEqual(points['pay_form.status.waits.open'], [[{}, 0]]);
+  });
+}
