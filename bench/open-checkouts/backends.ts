@@ -1,7 +1,11 @@
 // Building and starting bench/open-checkouts' backend processes, for run.ts and heap.ts alike: the
 // backend (backend.ts, or BACKEND_ENTRY's) bundled once with esbuild and run by plain node, as a
 // merchant's built server runs (no tsx, which alone would add tens of MiB of RSS to what is measured).
-import { build } from 'esbuild';
+// pay-form/server is the built package's dist/server/index.js, loaded as an app that installed the
+// package loads it (its modules as published), not folded into the bundle: the two differ by a few MiB
+// of RSS (docs/performance.md). BACKEND_PAYFORM=bundled folds the source in instead.
+import { existsSync } from 'node:fs';
+import { build, type Plugin } from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +22,17 @@ export interface Backend {
 export async function buildBackend(): Promise<string> {
   const other = process.env['BACKEND_ENTRY'];
   const outfile = fileURLToPath(new URL(`../../node_modules/.cache/pay-form-bench/open-checkouts-backend${other ? '-other' : ''}.mjs`, import.meta.url));
+  const entry = other ?? fileURLToPath(new URL('./backend.ts', import.meta.url));
+  const published = fileURLToPath(new URL('../../dist/server/index.js', `file://${entry}`));
+  const asPublished: Plugin = {
+    name: 'pay-form-as-published',
+    setup: (b) => b.onResolve({ filter: /\/src\/server\/index\.js$/ }, () => ({ path: published, external: true })),
+  };
+  const bundled = process.env['BACKEND_PAYFORM'] === 'bundled';
+  if (!bundled && !existsSync(published)) throw new Error(`${published} is missing: npm run build first (or BACKEND_PAYFORM=bundled)`);
   await build({
-    entryPoints: [other ?? fileURLToPath(new URL('./backend.ts', import.meta.url))],
+    entryPoints: [entry],
+    plugins: bundled ? [] : [asPublished],
     bundle: true,
     platform: 'node',
     format: 'esm',
