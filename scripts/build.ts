@@ -1,4 +1,5 @@
-// npm run build: the npm ES modules (Lit external, one file per source module so bundlers tree-shake),
+// npm run build: the npm ES modules (Lit external; the browser's one file per source module so bundlers
+// tree-shake, the Node entries in a few files),
 // the script-tag bundles (Lit inside, production mode, minified), declarations, the custom-elements
 // manifest, and the SRI hash of each script-tag file.
 import { execFileSync } from 'node:child_process';
@@ -37,7 +38,8 @@ async function keptClientDirectives(): Promise<void> {
 /** The ES module bundle alone fetches a language's texts from beside itself (src/element/language.ts). */
 const esmBundle = (on: boolean) => ({ PAY_FORM_ESM_BUNDLE: String(on) });
 
-/** The npm modules: browser and Node entries in one pass, since the server shares form-url with the element. */
+/** The npm modules: browser and Node entries in one pass, since the server shares form-url with the element;
+ *  then the Node entries again as a few files (buildNodeEntries). */
 export async function buildModules(): Promise<void> {
   const names = [...ENTRIES.map((entry) => entry.name), CLI];
   const missing = names.filter((name) => !existsSync(src(name)));
@@ -56,6 +58,52 @@ export async function buildModules(): Promise<void> {
         onLog,
         external: isExternal,
         output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+      },
+    },
+  });
+  await buildNodeEntries();
+}
+
+const NODE_ROOMS = ['server', 'sandbox'] as const;
+
+/** An import of the service room from the server or sandbox room: the first pass's own file, dist/service/<name>.js. */
+const serviceAsBuilt: Plugin = {
+  name: 'pay-form:service-as-built',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (importer === undefined || !NODE_ROOMS.some((room) => importer.startsWith(src(room).replace(/[^/]+\.ts$/, '')))) return null;
+    const target = new URL(source, `file://${importer}`).pathname;
+    const name = /\/src\/service\/([\w-]+)\.js$/.exec(target)?.[1];
+    // Every file of this pass is one folder under dist/ (entries dist/server/, dist/sandbox/, chunks dist/server/).
+    return name === undefined ? null : { id: `../service/${name}.js`, external: true };
+  },
+};
+
+/**
+ * pay-form/server, /sandbox, /testing and the sandbox command as a few files instead of one per module:
+ * a Node process loads pay-form/server about three times faster and holds about 2 MiB less RSS (every
+ * module file costs the loader; docs/performance.md, Loading pay-form/server). Bundlers gain nothing from
+ * one file per module on the server. Code shared by these entries is in shared chunks, so each class has
+ * one identity across them; the service room stays the first pass's files (dist/service/), shared with
+ * the element's modules in the same way.
+ */
+async function buildNodeEntries(): Promise<void> {
+  const names = [...ENTRIES.filter((entry) => entry.node).map((entry) => entry.name), CLI];
+  for (const room of NODE_ROOMS) await rm(new URL(`dist/${room}`, root), { recursive: true, force: true });
+  await build({
+    ...quiet,
+    define: esmBundle(false),
+    plugins: [serviceAsBuilt],
+    build: {
+      outDir: 'dist',
+      emptyOutDir: false,
+      target: 'node20',
+      minify: false,
+      lib: { entry: Object.fromEntries(names.map((name) => [name, src(name)])), formats: ['es'] },
+      rolldownOptions: {
+        onLog,
+        external: isExternal,
+        output: { entryFileNames: '[name].js', chunkFileNames: 'server/[name]-[hash].js' },
       },
     },
   });

@@ -23,7 +23,8 @@ test('the package names @opentelemetry/api in one dynamic import of the bare nam
     naming.push(name);
     assert.deepEqual(text.match(/[^\s]*@opentelemetry[^\s]*/g), ['import("@opentelemetry/api").then((module)'], name);
   }
-  assert.deepEqual(naming, ['server/telemetry/otel.js']);
+  assert.equal(naming.length, 1, `one file names it: ${naming.join(', ')}`);
+  assert.match(naming[0]!, /^server\/[\w-]+\.js$/);
   const packed = execFileSync('tar', ['-tzf', await packedTarball()], { encoding: 'utf8' }).split('\n');
   assert.deepEqual(packed.filter((file) => file.includes('node_modules/')), []);
 });
