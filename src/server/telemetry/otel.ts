@@ -1,8 +1,8 @@
 // pay-form's spans and metrics through @opentelemetry/api, an optional peer dependency: loaded by a
-// dynamic import the first time a handler or client is made, so pay-form/server imports and runs
-// without it, and the Fetch entry has no static dependency (docs/observability.md, How it is loaded).
-// Until the application registers an SDK the API hands out no-op spans and instruments; without the
-// package every helper here is a plain call of the function it wraps.
+// dynamic import once the application has registered something with it (looked for when a handler or
+// client is made and at each request), so pay-form/server imports and runs without it, and the Fetch
+// entry has no static dependency (docs/observability.md, How it is loaded). Until then, and without
+// the package, every helper here is a plain call of the function it wraps.
 import type * as OtelApi from '@opentelemetry/api';
 import { clean, errorType, outcomeAttribute, type AttributeName, type Attributes, type Recorded } from './attributes.js';
 import { isThenable, NO_STEP, type Step, type Thenable } from './step.js';
@@ -18,8 +18,21 @@ let api: Api | undefined;
 let loading: Promise<void> | undefined;
 let loaded = false;
 
-/** Starts loading the API, once; resolves when it is loaded or known absent. */
-export function loadTelemetry(): Promise<void> {
+/** Where version 1 of the OpenTelemetry API keeps what the application registered (an SDK's
+ *  providers, a context manager): nothing is there until something is registered. */
+const REGISTERED = Symbol.for('opentelemetry.js.api.1');
+
+/** Whether the application has registered anything with the API: until then every span and instrument
+ *  would be a no-op, so the API is not even loaded (about 7 MiB of RSS in a process that has it
+ *  installed and uses no SDK: docs/performance.md, Loading pay-form/server). */
+const registered = (): boolean => (globalThis as Record<symbol, unknown>)[REGISTERED] !== undefined;
+
+/**
+ * Starts loading the API, once, when the application has registered something with it; resolves when
+ * it is loaded or known absent. Until then undefined: asked again by the next handler, client or request.
+ */
+export function loadTelemetry(): Promise<void> | undefined {
+  if (loading === undefined && !registered()) return undefined;
   loading ??= import('@opentelemetry/api')
     .then(
       (module: unknown) => {
@@ -37,8 +50,8 @@ export function loadTelemetry(): Promise<void> {
  *  otherwise callers skip even building attributes (the API's no-op providers would drop them). */
 export const telemetryOn = (): boolean => api !== undefined && (tracerOf(api) !== undefined || !meters(api).noop);
 
-/** undefined once the load settled; until then its promise, which a handler's first requests await so
- *  that even they are traced. */
+/** undefined once the load settled, or while nothing is registered; during the load its promise, which
+ *  a handler's first requests after the registration await so that even they are traced. */
 export function telemetryReady(): Promise<void> | undefined {
   return loaded ? undefined : loadTelemetry();
 }
@@ -159,8 +172,14 @@ export function traced<T>(name: string, attributes: (() => Attributes) | undefin
 export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Promise<T> | T, kind?: SpanKindName): Promise<T> | T;
 export function traced<T>(name: string, attributes: (() => Attributes) | undefined, fn: (step: Step) => Thenable<T> | T, kind: SpanKindName = 'internal'): Thenable<T> | T {
   const otel = api;
-  const spans = otel === undefined ? undefined : tracerOf(otel);
-  if (otel === undefined || spans === undefined) return fn(NO_STEP);
+  // A client's call (no handler's request waits for the load): the load starts once something is
+  // registered, and its later calls are traced.
+  if (otel === undefined) {
+    if (!loaded) void loadTelemetry();
+    return fn(NO_STEP);
+  }
+  const spans = tracerOf(otel);
+  if (spans === undefined) return fn(NO_STEP);
   const span = spans.startSpan(name, kind === 'client' ? { kind: otel.SpanKind.CLIENT } : undefined);
   return span.isRecording() ? inSpan(otel, span, attributes, fn) : fn(NO_STEP);
 }
@@ -202,7 +221,8 @@ export function recordingSpan(): { addEvent(name: string, attributes: Recorded):
 /**
  * A handler's logic in its own span, child of the framework's request span when there is one (on the
  * Node fast path too: toNodeHandler calls the logic inside the framework's async context). The first
- * requests wait for the API to load, so none is missed.
+ * requests after the application registered something with the API wait for it to load, so none is
+ * missed.
  */
 export function instrumented<I, R>(name: string, logic: (input: I, step: Step) => Thenable<R>): (input: I) => Thenable<R> {
   void loadTelemetry();

@@ -29,15 +29,18 @@ test('the package names @opentelemetry/api in one dynamic import of the bare nam
   assert.deepEqual(packed.filter((file) => file.includes('node_modules/')), []);
 });
 
-// The app: the three handlers answer a token, a callback and a status request; it prints the answers'
-// statuses and, when an SDK was registered, the names of the spans pay-form made.
+// The app: a checkout through the three handlers (a token, its callback, the status); it prints the
+// answers' statuses, whether @opentelemetry/api was loaded by then, and the names of the spans pay-form
+// made and the metrics' points once an SDK is registered: before the handlers (sdk), after a first
+// checkout and before a second (later), or never.
 const APP = `
+import { createRequire } from 'node:module';
 import { createTokenHandler, createCallbackHandler, createStatusHandler, MemoryCallbackStore, sign } from 'pay-form/server';
-const withSdk = process.argv[2] === 'sdk';
-const { metrics } = withSdk ? await import('@opentelemetry/api') : {};
+const mode = process.argv[2];
 let exporter;
 let reader;
-if (withSdk) {
+let metricsApi;
+async function register() {
   const { metrics, trace } = await import('@opentelemetry/api');
   const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
   const { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
@@ -45,25 +48,40 @@ if (withSdk) {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
   reader = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: reader, exportIntervalMillis: 60_000 })] }));
+  metricsApi = metrics;
 }
+if (mode === 'sdk') await register();
 const store = new MemoryCallbackStore();
 const client = { obtainToken: async () => ({ success: true, key: 'k', signature: '' }) };
 const post = (body) => new Request('http://shop.test/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const token = await createTokenHandler({ client, store, resolve: () => ({ request_id: 'o-1', amount: 1, currency: 'USD', site_id: 1, site_login: 'x' }) })(post({}));
-const { attempt } = await token.json();
-const payload = { request_id: 'o-1~' + attempt, invoice_id: 'i-1', status: 'success', amount: 1, currency: 'USD' };
-const callback = await createCallbackHandler({ secret: 's', store, onStatus: () => undefined })(post({ ...payload, signature: await sign(payload, 's') }));
-const status = await createStatusHandler({ store, authorize: () => true })(new Request('http://shop.test/?order_ref=o-1&attempt=' + attempt));
+const token = createTokenHandler({ client, store, resolve: (request, body) => ({ request_id: body.order_ref, amount: 1, currency: 'USD', site_id: 1, site_login: 'x' }) });
+const callback = createCallbackHandler({ secret: 's', store, onStatus: () => undefined });
+const status = createStatusHandler({ store, authorize: () => true });
+async function checkout(order) {
+  const tokenAnswer = await token(post({ order_ref: order }));
+  const { attempt } = await tokenAnswer.json();
+  const payload = { request_id: order + '~' + attempt, invoice_id: 'i-' + order, status: 'success', amount: 1, currency: 'USD' };
+  const callbackAnswer = await callback(post({ ...payload, signature: await sign(payload, 's') }));
+  const statusAnswer = await status(new Request('http://shop.test/?order_ref=' + order + '&attempt=' + attempt));
+  return [tokenAnswer.status, callbackAnswer.status, statusAnswer.status];
+}
+let statuses = await checkout('o-1');
+// Node loads the API's CommonJS build, which lands in the CommonJS module cache.
+const apiLoaded = Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/@opentelemetry/api/'));
+if (mode === 'later') {
+  await register();
+  statuses = await checkout('o-2');
+}
 const spans = exporter ? exporter.getFinishedSpans().map((s) => s.name).sort() : [];
 // Each metric's points as [attributes, value] (a histogram's value: its count).
 const points = {};
 if (reader) {
-  await metrics.getMeterProvider().forceFlush();
+  await metricsApi.getMeterProvider().forceFlush();
   for (const m of reader.getMetrics().at(-1)?.scopeMetrics.flatMap((s) => s.metrics) ?? []) {
     points[m.descriptor.name] = m.dataPoints.map((p) => [p.attributes, typeof p.value === 'number' ? p.value : p.value.count]);
   }
 }
-console.log(JSON.stringify({ statuses: [token.status, callback.status, status.status], spans, points }));
+console.log(JSON.stringify({ statuses, apiLoaded, spans, points }));
 `;
 
 const dirs: string[] = [];
@@ -98,13 +116,30 @@ async function app(otel: 'none' | 'repo' | 'api-1.8'): Promise<string> {
 const run = (dir: string, ...args: string[]) =>
   JSON.parse(execFileSync(process.execPath, ['app.mjs', ...args], { cwd: dir, encoding: 'utf8' })) as {
     statuses: number[];
+    apiLoaded: boolean;
     spans: string[];
     points: Record<string, Array<[Record<string, unknown>, number]>>;
   };
 
 test('the packed package runs its handlers in an app without @opentelemetry/api', async () => {
   const dir = await app('none');
-  assert.deepEqual(run(dir), { statuses: [200, 200, 200], spans: [], points: {} });
+  assert.deepEqual(run(dir), { statuses: [200, 200, 200], apiLoaded: false, spans: [], points: {} });
+});
+
+test('with @opentelemetry/api installed and nothing registered with it, pay-form does not even load it', async () => {
+  const dir = await app('repo');
+  assert.deepEqual(run(dir), { statuses: [200, 200, 200], apiLoaded: false, spans: [], points: {} });
+});
+
+test('an SDK registered after the handlers were made and had served: the next checkout has its spans and metrics', async () => {
+  const dir = await app('repo');
+  const { statuses, apiLoaded, spans, points } = run(dir, 'later');
+  assert.deepEqual(statuses, [200, 200, 200]);
+  assert.equal(apiLoaded, false, 'not loaded before the registration');
+  for (const name of ['pay_form.token', 'pay_form.token.resolve', 'pay_form.callback', 'pay_form.callback.on_status', 'pay_form.status']) {
+    assert.equal(spans.filter((span) => span === name).length, 1, `one ${name} in ${spans.join(', ')}`);
+  }
+  assert.deepEqual(points['pay_form.callbacks'], [[{ 'pay_form.callback.outcome': 'new' }, 1]]);
 });
 
 for (const otel of ['repo', 'api-1.8'] as const) {
