@@ -2,7 +2,7 @@
 // into docs/performance.md between its markers (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`); the
 // size table and the README's hashes through scripts/readme-sync.ts. `npm run bench -- quick` runs
 // each at a small size, to check the benches work (its figures are not worth publishing); names after
-// it (size, server, telemetry, form-open, form-open-engines, ledger, settle, redis, open-checkouts, fuzz) run only those, e.g. `npm run bench -- fuzz`.
+// it (size, server, server-import, telemetry, form-open, form-open-engines, ledger, settle, redis, open-checkouts, fuzz) run only those, e.g. `npm run bench -- fuzz`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +67,7 @@ export function fuzzTable(spec: string, runs: number): string {
 try {
   if (wanted('size')) run(['scripts/readme-sync.ts']);
   if (wanted('server')) benchSection('server', 'bench/server/run.ts', quick ? ['5', '2', '1000', '10'] : []);
+  if (wanted('server-import')) benchSection('server-import', 'bench/server/import.ts', quick ? ['3'] : []);
   if (wanted('telemetry')) benchSection('telemetry', 'bench/telemetry/run.ts', quick ? ['2', '2', '500'] : []);
   if (wanted('form-open')) benchSection('form-open', 'bench/form-open/run.ts', quick ? ['6', '30'] : []);
   if (wanted('form-open-engines')) benchSection('form-open-engines', 'bench/form-open/engines.ts', quick ? ['6'] : []);

@@ -5,9 +5,9 @@
 //   node --import tsx bench/server/import.ts [runs] [dist folder ...]   (default 30, this checkout's dist)
 // Several dist folders (another checkout's, built) are run side by side, one process each in turn.
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { machine, median, spread } from '../stats.js';
+import { machine, median, report, spread } from '../stats.js';
 
 const [runsArg, ...dists] = process.argv.slice(2);
 const runs = Number(runsArg ?? 30);
@@ -44,10 +44,17 @@ for (let run = 0; run < runs; run++) {
   }
 }
 const alone = median(samples.get('none')!.rss);
-console.log(`bench/server/import, ${machine()}; ${runs} processes each, in rotated order; median (min–max).\n`);
-console.log('| dist | import() ms | RSS MiB after two handlers | over Node alone |');
-console.log('|---|---:|---:|---:|');
-for (const [subject, { ms, rss }] of samples) {
-  const name = subject === 'none' ? 'Node alone' : subject.replace('file://', '').replace(/\/server\/index\.js$/, '');
-  console.log(`| ${name} | ${subject === 'none' ? '' : spread(ms, 1)} | ${spread(rss, 1)} | ${subject === 'none' ? '' : (median(rss) - alone).toFixed(1)} |`);
-}
+const rows = [...samples].map(([subject, { ms, rss }]) => {
+  const folder = subject.replace('file://', '').replace(/\/server\/index\.js$/, '');
+  const name = subject === 'none' ? 'Node alone' : `\`${relative(resolve(import.meta.dirname, '../..'), folder) || '.'}\``;
+  return `| ${name} | ${subject === 'none' ? '' : spread(ms, 1)} | ${spread(rss, 1)} | ${subject === 'none' ? '' : (median(rss) - alone).toFixed(1)} |`;
+});
+await report(
+  [
+    `bench/server/import, ${machine()}; ${runs} processes each, in rotated order; median (min–max).`,
+    '',
+    '| dist | import() ms | RSS MiB after two handlers | over Node alone |',
+    '|---|---:|---:|---:|',
+    ...rows,
+  ].join('\n'),
+);
