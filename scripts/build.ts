@@ -66,12 +66,13 @@ export async function buildModules(): Promise<void> {
 
 const NODE_ROOMS = ['server', 'sandbox'] as const;
 
-/** An import of the service room from the server or sandbox room: the first pass's own file, dist/service/<name>.js. */
+/** An import of the service room: the first pass's own file, dist/service/<name>.js. Only the server and
+ *  sandbox rooms import it in this pass, since a service module is never loaded here itself. */
 const serviceAsBuilt: Plugin = {
   name: 'pay-form:service-as-built',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (importer === undefined || !NODE_ROOMS.some((room) => importer.startsWith(src(room).replace(/[^/]+\.ts$/, '')))) return null;
+    if (importer === undefined) return null;
     const target = new URL(source, `file://${importer}`).pathname;
     const name = /\/src\/service\/([\w-]+)\.js$/.exec(target)?.[1];
     // Every file of this pass is one folder under dist/ (entries dist/server/, dist/sandbox/, chunks dist/server/).

@@ -44,10 +44,11 @@ for (let run = 0; run < runs; run++) {
   }
 }
 const alone = median(samples.get('none')!.rss);
+const ROOT = resolve(import.meta.dirname, '../..');
 const rows = [...samples].map(([subject, { ms, rss }]) => {
+  if (subject === 'none') return `| Node alone |  | ${spread(rss, 1)} |  |`;
   const folder = subject.replace('file://', '').replace(/\/server\/index\.js$/, '');
-  const name = subject === 'none' ? 'Node alone' : `\`${relative(resolve(import.meta.dirname, '../..'), folder) || '.'}\``;
-  return `| ${name} | ${subject === 'none' ? '' : spread(ms, 1)} | ${spread(rss, 1)} | ${subject === 'none' ? '' : (median(rss) - alone).toFixed(1)} |`;
+  return `| \`${relative(ROOT, folder) || '.'}\` | ${spread(ms, 1)} | ${spread(rss, 1)} | ${(median(rss) - alone).toFixed(1)} |`;
 });
 await report(
   [
